@@ -1,0 +1,127 @@
+"""troedler: a rules engine for *Die Trödler aus den Highlands*.
+
+Immutable game states, pure actions, a legal-move generator and scoring.
+
+>>> import troedler
+>>> state = troedler.new_game(3, seed=42)
+>>> move = troedler.legal_moves(state)[0]
+>>> state = troedler.apply_move(state, move)
+>>> state.current_player
+2
+"""
+
+from troedler.actions import (
+    discard_pile,
+    end_turn,
+    form_piles,
+    play_extra_good,
+    play_feed_extra_good,
+    play_feed_move,
+    play_request,
+    play_route,
+    take_pile,
+)
+from troedler.board import Board, Route, RouteKind, Village, default_board, load_board
+from troedler.cards import (
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    Card,
+    CardCatalogue,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+    StartingSet,
+    default_cards,
+    load_cards,
+    parse_card,
+)
+from troedler.errors import (
+    ConfigurationError,
+    FormatError,
+    IllegalMoveError,
+    NotationError,
+    TroedlerError,
+)
+from troedler.goods import Good, Goods
+from troedler.legal import apply_move, is_legal, legal_moves
+from troedler.moves import (
+    DiscardPile,
+    EndTurn,
+    Move,
+    PlayExtraGood,
+    PlayFeedExtraGood,
+    PlayFeedMove,
+    PlayRequest,
+    PlayRoute,
+    TakePile,
+)
+from troedler.notation import parse_move
+from troedler.rules import Rules
+from troedler.scoring import Outcome, Tally, outcome, score, tally
+from troedler.setup import new_game
+from troedler.state import GameState, Phase, PlayerState, Turn, check_invariants
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EXTRA_GOOD",
+    "SPECIAL_FEED",
+    "Board",
+    "Card",
+    "CardCatalogue",
+    "ConfigurationError",
+    "DiscardPile",
+    "EndTurn",
+    "ExtraGoodCard",
+    "FormatError",
+    "GameState",
+    "Good",
+    "Goods",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "Phase",
+    "PlayExtraGood",
+    "PlayFeedExtraGood",
+    "PlayFeedMove",
+    "PlayRequest",
+    "PlayRoute",
+    "PlayerState",
+    "RequestCard",
+    "Route",
+    "RouteCard",
+    "RouteKind",
+    "Rules",
+    "SpecialFeedCard",
+    "StartingSet",
+    "TakePile",
+    "Tally",
+    "TroedlerError",
+    "Turn",
+    "Village",
+    "apply_move",
+    "check_invariants",
+    "default_board",
+    "default_cards",
+    "discard_pile",
+    "end_turn",
+    "form_piles",
+    "is_legal",
+    "legal_moves",
+    "load_board",
+    "load_cards",
+    "new_game",
+    "outcome",
+    "parse_card",
+    "parse_move",
+    "play_extra_good",
+    "play_feed_extra_good",
+    "play_feed_move",
+    "play_request",
+    "play_route",
+    "score",
+    "take_pile",
+    "tally",
+]

@@ -1,0 +1,481 @@
+"""The actions of the game as pure functions: state in, new state out.
+
+Each function checks the rules first and raises :class:`IllegalMoveError`
+naming the rule and the facts; it never changes the state it is given. Checks
+run in a fixed order: game over, phase, whose decision, then the action's own
+rules.
+
+The end of a round (R6) and of the game (E1) follow from the last
+:func:`end_turn` of a round; the next round's piles are formed at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import NoReturn, TypeVar, cast
+
+import attrs
+
+from troedler.board import RouteKind
+from troedler.cards import (
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    Card,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+    card_sort_key,
+)
+from troedler.chance import shuffled
+from troedler.errors import IllegalMoveError
+from troedler.goods import Good, Goods
+from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
+
+__all__ = [
+    "PILE_SIZE",
+    "discard_pile",
+    "end_turn",
+    "form_piles",
+    "hand_limit_discards",
+    "play_extra_good",
+    "play_feed_extra_good",
+    "play_feed_move",
+    "play_request",
+    "play_route",
+    "take_pile",
+]
+
+T = TypeVar("T")
+
+PILE_SIZE = 4
+"""Cards in a full dealer pile (R2)."""
+
+
+def _fail(rule: str, message: str) -> NoReturn:
+    raise IllegalMoveError(rule, message)
+
+
+# --- the round: forming and taking dealer piles (R2-R4) ---------------------
+
+
+def form_piles(state: GameState) -> GameState:
+    """Form the round's dealer piles from the game-round pile (R2, R3).
+
+    The engine calls this at the start of every round; it is public for
+    tools that build positions. Cards are laid one on each of the
+    (players + 1) piles, then a second layer, up to four. When the
+    game-round pile is used up the discard pile is shuffled into a new one:
+    at the start of the round, and also mid-forming unless
+    ``rules.reshuffle_mid_forming`` is off. With both piles empty, forming
+    stops and piles stay short.
+    """
+    if state.phase is not Phase.TAKE_PILES or state.dealer_piles:
+        _fail(
+            "R1",
+            f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
+        )
+    deck = list(state.game_round_pile)
+    discard = state.discard_pile
+    shuffles = state.shuffles
+    num_piles = state.num_players + 1
+    piles: list[list[Card]] = [[] for _ in range(num_piles)]
+
+    def reshuffle() -> None:
+        nonlocal discard, shuffles
+        deck.extend(shuffled(discard, state.seed, shuffles))
+        shuffles += 1
+        discard = ()
+
+    if not deck and discard:
+        reshuffle()
+    for _layer in range(PILE_SIZE):
+        for pile in piles:
+            if not deck:
+                if not (discard and state.rules.reshuffle_mid_forming):
+                    break
+                reshuffle()
+            pile.append(deck.pop())
+        else:
+            continue
+        break
+    first = state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
+    return attrs.evolve(
+        state,
+        game_round_pile=tuple(deck),
+        discard_pile=discard,
+        shuffles=shuffles,
+        dealer_piles=tuple(tuple(pile) for pile in piles),
+        current_player=first,
+    )
+
+
+def _check_take_phase(state: GameState) -> None:
+    if state.phase is Phase.GAME_OVER:
+        _fail("E1", "the game is over")
+    if state.phase is not Phase.TAKE_PILES:
+        _fail(
+            "R1",
+            f"the dealer piles of round {state.round} are gone; "
+            f"it is seat {state.current_player}'s turn",
+        )
+
+
+def _check_pile(state: GameState, pile: object, rule: str) -> int:
+    if type(pile) is not int or not 0 <= pile < len(state.dealer_piles):
+        _fail(
+            rule, f"there is no dealer pile {pile!r}; piles are 0 to {len(state.dealer_piles) - 1}"
+        )
+    if state.dealer_piles[pile] is None:
+        _fail(rule, f"dealer pile {pile} is gone")
+    return pile
+
+
+def _piles_gone(state: GameState) -> int:
+    return sum(1 for pile in state.dealer_piles if pile is None)
+
+
+def take_pile(state: GameState, pile: int) -> GameState:
+    """The current player takes dealer pile ``pile`` into hand (R4).
+
+    After the last player has taken, the pile left over goes onto the discard
+    pile and the dealer begins the turns (R5).
+    """
+    _check_take_phase(state)
+    gone = _piles_gone(state)
+    if state.rules.two_player_rules and gone == 0:
+        _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the 3 piles")
+    index = _check_pile(state, pile, "R4")
+    seat = cast(int, state.current_player)  # the take-piles phase always has one
+    taken = state.dealer_piles[index] or ()
+    player = state.players[seat]
+    hand = tuple(sorted(player.hand + taken, key=card_sort_key))
+    players = _replace(state.players, seat, attrs.evolve(player, hand=hand))
+    piles = _replace(state.dealer_piles, index, None)
+    takes_done = gone + 1 - (1 if state.rules.two_player_rules else 0)
+    if takes_done < state.num_players:
+        return attrs.evolve(
+            state,
+            players=players,
+            dealer_piles=piles,
+            current_player=(state.dealer + 1 + takes_done) % state.num_players,
+        )
+    leftover = tuple(card for rest in piles if rest for card in rest)
+    return attrs.evolve(
+        state,
+        players=players,
+        dealer_piles=(),
+        discard_pile=state.discard_pile + leftover,
+        phase=Phase.PLAY_TURNS,
+        current_player=state.dealer,
+        turn=NO_TURN,
+    )
+
+
+def discard_pile(state: GameState, pile: int) -> GameState:
+    """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4).
+
+    This comes first in the take-piles phase, before anyone takes a pile.
+    """
+    _check_take_phase(state)
+    if not state.rules.two_player_rules:
+        _fail("R4", "only in the two-player game does the dealer discard a pile")
+    if _piles_gone(state):
+        _fail("R4", "the dealer discards a pile only before any pile is taken")
+    index = _check_pile(state, pile, "R4")
+    return attrs.evolve(
+        state,
+        dealer_piles=_replace(state.dealer_piles, index, None),
+        discard_pile=state.discard_pile + (state.dealer_piles[index] or ()),
+        current_player=(state.dealer + 1) % state.num_players,
+    )
+
+
+# --- the turn: playing cards (T1-T5) ----------------------------------------
+
+
+def _turn_player(state: GameState) -> tuple[int, PlayerState]:
+    if state.phase is Phase.PLAY_TURNS:
+        seat = cast(int, state.current_player)  # the turns phase always has one
+        return seat, state.players[seat]
+    if state.phase is Phase.GAME_OVER:
+        _fail("E1", "the game is over")
+    _fail("T1", f"cards are played in turns; round {state.round} is still taking dealer piles")
+
+
+def _check_good(good: object, rule: str) -> Good:
+    if not isinstance(good, Good):
+        _fail(rule, f"{good!r} is not a good")
+    return good
+
+
+def _take_from_village(
+    state: GameState, village: str, good: object, rule: str
+) -> tuple[Goods, Good]:
+    """The village's goods after taking ``good`` from it, after checking it is there."""
+    checked = _check_good(good, rule)
+    there = state.goods_in(village)
+    if not there.counts[checked]:
+        held = f"only {there}" if there else "no goods"
+        _fail(rule, f"{village} holds {held}, no {checked.name.lower()}")
+    return there.remove(checked), checked
+
+
+def _play_card(
+    state: GameState, seat: int, player: PlayerState, card: Card, rule: str
+) -> tuple[Card, ...]:
+    """The hand without ``card``, after checking the player holds it."""
+    hand = player.hand
+    try:
+        i = hand.index(card)
+    except ValueError:
+        _fail(rule, f"seat {seat} holds no {card} card")
+    return hand[:i] + hand[i + 1 :]
+
+
+def _after_card(
+    state: GameState,
+    seat: int,
+    player: PlayerState,
+    played: tuple[Card, ...],
+    *,
+    hand: tuple[Card, ...],
+    cart: str | None = None,
+    goods: Goods | None = None,
+    village: str | None = None,
+    village_goods: Goods | None = None,
+    delivered_to: str | None = None,
+) -> GameState:
+    new_player = attrs.evolve(
+        player,
+        hand=hand,
+        cart=player.cart if cart is None else cart,
+        goods=player.goods if goods is None else goods,
+    )
+    all_goods = state.village_goods
+    if village is not None and village_goods is not None:
+        all_goods = _replace(all_goods, state.board.index(village), village_goods)
+    turn = state.turn
+    turn = Turn(
+        turn.played + played,
+        turn.delivered_to if delivered_to is None else turn.delivered_to + (delivered_to,),
+    )
+    return attrs.evolve(
+        state,
+        players=_replace(state.players, seat, new_player),
+        village_goods=all_goods,
+        turn=turn,
+    )
+
+
+def _move_cart(
+    state: GameState, kind: RouteKind | None, to: object, take: object, card: Card, rule: str
+) -> GameState:
+    seat, player = _turn_player(state)
+    hand = _play_card(state, seat, player, card, rule)
+    if not isinstance(to, str) or not state.board.has_village(to):
+        _fail(rule, f"{to!r} is not a village of the board")
+    if to not in state.board.neighbours(player.cart, kind):
+        how = f"no {kind.value}" if kind is not None else "no route"
+        _fail(rule, f"{how} leads from {player.cart} to {to}")
+    if take is None:
+        return _after_card(state, seat, player, (card,), hand=hand, cart=to)
+    village_goods, good = _take_from_village(state, to, take, rule)
+    return _after_card(
+        state,
+        seat,
+        player,
+        (card,),
+        hand=hand,
+        cart=to,
+        goods=player.goods.add(good),
+        village=to,
+        village_goods=village_goods,
+    )
+
+
+def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> GameState:
+    """Play a route card of ``kind``: move the cart to ``to`` and take ``take`` there (T2).
+
+    ``take`` is the good taken on arrival, or None to take nothing.
+    """
+    if not isinstance(kind, RouteKind):
+        _fail("T2", f"{kind!r} is not a route kind")
+    return _move_cart(state, kind, to, take, RouteCard(kind), "T2")
+
+
+def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameState:
+    """Play special feed to move the cart along a route of any kind (T5a)."""
+    return _move_cart(state, None, to, take, SPECIAL_FEED, "T5a")
+
+
+def _take_extra(state: GameState, good: object, card: Card, rule: str) -> GameState:
+    seat, player = _turn_player(state)
+    hand = _play_card(state, seat, player, card, rule)
+    village_goods, checked = _take_from_village(state, player.cart, good, rule)
+    return _after_card(
+        state,
+        seat,
+        player,
+        (card,),
+        hand=hand,
+        goods=player.goods.add(checked),
+        village=player.cart,
+        village_goods=village_goods,
+    )
+
+
+def play_extra_good(state: GameState, good: Good) -> GameState:
+    """Play an extra good (+1) card: take ``good`` where the cart stands (T3)."""
+    return _take_extra(state, good, EXTRA_GOOD, "T3")
+
+
+def play_feed_extra_good(state: GameState, good: Good) -> GameState:
+    """Play special feed to take ``good`` where the cart stands (T5b)."""
+    return _take_extra(state, good, SPECIAL_FEED, "T5b")
+
+
+def play_request(state: GameState, request: RequestCard, delivered: Goods) -> GameState:
+    """Fulfil goods request ``request`` by putting ``delivered`` into the cart's village.
+
+    The village must hold no goods and must not have received a request this
+    turn (T4). ``delivered`` must have as many goods as the request shows;
+    every shown good missing from it is replaced, at one special feed each
+    (T5c).
+    """
+    seat, player = _turn_player(state)
+    if not isinstance(request, RequestCard):
+        _fail("T4", f"{request!r} is not a goods request")
+    if not isinstance(delivered, Goods):
+        _fail("T4", f"{delivered!r} is not goods to deliver")
+    hand = _play_card(state, seat, player, request, "T4")
+    village = player.cart
+    there = state.goods_in(village)
+    if there:
+        _fail("T4", f"{village} still holds {len(there)} goods ({there})")
+    if village in state.turn.delivered_to:
+        _fail("T4", f"seat {seat} already fulfilled a goods request in {village} this turn")
+    if len(delivered) != len(request.goods):
+        _fail(
+            "T4",
+            f"goods request {request} takes {len(request.goods)} goods, "
+            f"not {len(delivered)} ({delivered})",
+        )
+    if not delivered <= player.goods:
+        _fail("T4", f"seat {seat} holds {player.goods}, which does not include {delivered}")
+    replaced = len(request.goods - delivered)
+    feed_held = hand.count(SPECIAL_FEED)
+    if replaced > feed_held:
+        _fail(
+            "T5c",
+            f"delivering {delivered} for {request} replaces {replaced} goods and needs "
+            f"{replaced} special feed; seat {seat} holds {feed_held}",
+        )
+    if replaced:
+        i = hand.index(SPECIAL_FEED)
+        hand = hand[:i] + hand[i + replaced :]
+    return _after_card(
+        state,
+        seat,
+        player,
+        (request,) + (SPECIAL_FEED,) * replaced,
+        hand=hand,
+        goods=player.goods - delivered,
+        village=village,
+        village_goods=delivered,
+        delivered_to=village,
+    )
+
+
+# --- the end of a turn, a round, the game (T6, T7, R6, E1) -----------------
+
+
+def hand_limit_discards(hand: tuple[Card, ...], limit: int) -> tuple[int, int]:
+    """How many non-feed cards must be discarded, and how much feed goes to
+    the value pile, when a turn ends with ``hand`` (T7)."""
+    surplus = len(hand) - limit
+    if surplus <= 0:
+        return 0, 0
+    feed = hand.count(SPECIAL_FEED)
+    if feed >= limit:
+        return len(hand) - feed, feed - limit
+    return surplus, 0
+
+
+def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
+    """End the current turn, discarding ``discard`` to keep to the hand limit.
+
+    Played routes and extra goods go onto the discard pile, played special
+    feed and fulfilled requests onto the value pile (T6). ``discard`` must be
+    exactly the surplus over the hand limit and may not hold special feed;
+    feed beyond the limit goes onto the value pile (T7). After the last turn
+    of a round the horse passes and the next round's piles are formed (R6),
+    or the game ends (E1).
+    """
+    seat, player = _turn_player(state)
+    try:
+        thrown = tuple(discard)
+    except TypeError:
+        _fail("T7", f"{discard!r} is not a sequence of cards")
+    for card in thrown:
+        if not isinstance(card, (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)):
+            _fail("T7", f"{card!r} is not a card")
+        if card == SPECIAL_FEED:
+            _fail("T7", "special feed is never discarded")
+    missing = Counter(thrown) - Counter(player.hand)
+    if missing:
+        card = next(iter(missing))
+        _fail(
+            "T7",
+            f"seat {seat} cannot discard {thrown.count(card)} {card} card(s); "
+            f"it holds {player.hand.count(card)}",
+        )
+    required, overflow = hand_limit_discards(player.hand, state.rules.hand_limit)
+    if len(thrown) != required:
+        _fail(
+            "T7",
+            f"seat {seat} ends the turn with {len(player.hand)} cards and must discard "
+            f"exactly {required}, not {len(thrown)}",
+        )
+    hand = list(player.hand)
+    for card in thrown:
+        hand.remove(card)
+    for _ in range(overflow):
+        hand.remove(SPECIAL_FEED)
+    played = state.turn.played
+    to_value = tuple(c for c in played if isinstance(c, (SpecialFeedCard, RequestCard)))
+    to_discard = tuple(c for c in played if isinstance(c, (RouteCard, ExtraGoodCard)))
+    new_player = attrs.evolve(
+        player,
+        hand=tuple(hand),
+        value_pile=player.value_pile + to_value + (SPECIAL_FEED,) * overflow,
+    )
+    state = attrs.evolve(
+        state,
+        players=_replace(state.players, seat, new_player),
+        discard_pile=state.discard_pile + to_discard + tuple(sorted(thrown, key=card_sort_key)),
+        turn=NO_TURN,
+    )
+    following = (seat + 1) % state.num_players
+    if following != state.dealer:
+        return attrs.evolve(state, current_player=following)
+    return _end_round(state)
+
+
+def _end_round(state: GameState) -> GameState:
+    threshold = state.rules.end_threshold
+    if any(len(p.fulfilled_requests) >= threshold for p in state.players):
+        return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
+    return form_piles(
+        attrs.evolve(
+            state,
+            round=state.round + 1,
+            dealer=(state.dealer + 1) % state.num_players,
+            phase=Phase.TAKE_PILES,
+        )
+    )
+
+
+def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return items[:index] + (value,) + items[index + 1 :]

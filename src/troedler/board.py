@@ -1,0 +1,261 @@
+"""The board: villages, the routes between them, and the start villages.
+
+The printed map is not public, so the default board (``data/board.toml``) is a
+reconstruction that keeps every stated fact of C4. A player who owns the game
+can type up the real map in the same format and load it with
+:func:`load_board`.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+from pathlib import Path
+
+import attrs
+
+from troedler.datafile import Fields, read_packaged_toml, read_toml
+from troedler.errors import ConfigurationError, FormatError, NotationError
+
+__all__ = [
+    "NUM_START_VILLAGES",
+    "NUM_VILLAGES",
+    "TOTAL_VILLAGE_NUMBERS",
+    "Board",
+    "Route",
+    "RouteKind",
+    "Village",
+    "default_board",
+    "load_board",
+]
+
+NUM_VILLAGES = 17
+NUM_START_VILLAGES = 4
+TOTAL_VILLAGE_NUMBERS = 48
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9'-]*\Z")
+
+
+class RouteKind(enum.Enum):
+    """The four kinds of route (C2, C4); the value is the notation word."""
+
+    MOUNTAIN_TRAIL = "trail"
+    BRIDGE = "bridge"
+    FERRY = "ferry"
+    MOOR_PATH = "moor"
+
+    @property
+    def code(self) -> str:
+        """The notation word: ``trail``, ``bridge``, ``ferry`` or ``moor``."""
+        return self.value
+
+    @classmethod
+    def parse(cls, text: str) -> RouteKind:
+        """The route kind named by its notation word or enum name."""
+        key = text.strip().lower()
+        for kind in cls:
+            if key in (kind.value, kind.name.lower()):
+                return kind
+        words = ", ".join(kind.value for kind in cls)
+        raise NotationError(f"expected a route kind ({words}), got {text!r}")
+
+
+@attrs.frozen
+class Village:
+    """A village of the board.
+
+    ``number`` is the number printed on it: how many goods it receives at
+    set-up (S4); 0 for a village without a number.
+    """
+
+    name: str
+    number: int = 0
+
+
+@attrs.frozen
+class Route:
+    """One route of the board: its kind and the two villages it joins."""
+
+    ends: tuple[str, str]
+    kind: RouteKind
+
+
+@attrs.frozen
+class Board:
+    """The map: villages, routes, and the start villages in seat-colour order.
+
+    ``villages[i]`` is the village whose goods a game state keeps at index
+    ``i``. Construction checks C4 and raises :class:`ConfigurationError`
+    naming the offending field.
+    """
+
+    villages: tuple[Village, ...]
+    routes: tuple[Route, ...]
+    start_villages: tuple[str, ...]
+    _index: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    _neighbours: dict[tuple[str, RouteKind | None], tuple[str, ...]] = attrs.field(
+        init=False, eq=False, repr=False
+    )
+
+    def __attrs_post_init__(self) -> None:
+        problem = _first_problem(self.villages, self.routes, self.start_villages)
+        if problem is not None:
+            raise ConfigurationError(f"board {problem[0]}: {problem[1]}")
+        index = {village.name: i for i, village in enumerate(self.villages)}
+        neighbours: dict[tuple[str, RouteKind | None], set[str]] = {}
+        for route in self.routes:
+            a, b = route.ends
+            for here, there in ((a, b), (b, a)):
+                neighbours.setdefault((here, route.kind), set()).add(there)
+                neighbours.setdefault((here, None), set()).add(there)
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(
+            self,
+            "_neighbours",
+            {key: tuple(sorted(ends, key=index.__getitem__)) for key, ends in neighbours.items()},
+        )
+
+    def index(self, village: str) -> int:
+        """The position of ``village`` in :attr:`villages`; KeyError if unknown."""
+        return self._index[village]
+
+    def has_village(self, name: str) -> bool:
+        """Whether a village of this name is on the board."""
+        return name in self._index
+
+    def village_named(self, text: str) -> str:
+        """The board's spelling of the village named ``text`` (any case)."""
+        if text in self._index:
+            return text
+        folded = text.strip().casefold()
+        for village in self.villages:
+            if village.name.casefold() == folded:
+                return village.name
+        raise NotationError(f"expected a village of the board, got {text!r}")
+
+    def neighbours(self, village: str, kind: RouteKind | None = None) -> tuple[str, ...]:
+        """Villages one route away from ``village``; only routes of ``kind`` if given.
+
+        Each neighbour is listed once, in board order, however many routes
+        lead there.
+        """
+        return self._neighbours.get((village, kind), ())
+
+    def route_kinds(self, village: str) -> frozenset[RouteKind]:
+        """The kinds of route that leave ``village``."""
+        return frozenset(kind for kind in RouteKind if self._neighbours.get((village, kind)))
+
+    def start_village(self, seat: int, num_players: int) -> str:
+        """The start village of ``seat`` in a game of ``num_players`` (S2).
+
+        Seats are spread evenly over the start villages in seat-colour
+        order, so with two players they sit on opposite colours.
+        """
+        return self.start_villages[seat * len(self.start_villages) // num_players]
+
+
+def _first_problem(
+    villages: tuple[Village, ...], routes: tuple[Route, ...], start_villages: tuple[str, ...]
+) -> tuple[str, str] | None:
+    """The first C4 violation as (field, message), or None."""
+    if len(villages) != NUM_VILLAGES:
+        return "villages", f"expected {NUM_VILLAGES} villages (C4), got {len(villages)}"
+    seen: dict[str, int] = {}
+    for i, village in enumerate(villages):
+        if not isinstance(village, Village) or not isinstance(village.name, str):
+            return f"villages[{i}]", "expected a Village with a name"
+        if not _NAME.match(village.name):
+            return f"villages[{i}].name", (
+                f"{village.name!r} must be one word of letters, digits, ' or -"
+            )
+        folded = village.name.casefold()
+        if folded in seen:
+            return f"villages[{i}].name", f"{village.name!r} repeats villages[{seen[folded]}]"
+        seen[folded] = i
+        if type(village.number) is not int or not 0 <= village.number <= TOTAL_VILLAGE_NUMBERS:
+            return f"villages[{i}].number", f"expected 0 to 48, got {village.number!r}"
+    total = sum(village.number for village in villages)
+    if total != TOTAL_VILLAGE_NUMBERS:
+        return "villages", f"the village numbers add up to {total}, not 48 (C4)"
+    names = {village.name for village in villages}
+    linked: dict[str, set[str]] = {name: set() for name in names}
+    for j, route in enumerate(routes):
+        if not isinstance(route, Route) or not isinstance(route.kind, RouteKind):
+            return f"routes[{j}]", "expected a Route with a RouteKind"
+        if len(route.ends) != 2:
+            return f"routes[{j}].between", "expected two villages"
+        for end in route.ends:
+            if end not in names:
+                return f"routes[{j}].between", f"{end!r} is not a village of the board"
+        a, b = route.ends
+        if a == b:
+            return f"routes[{j}].between", f"a route cannot lead from {a} to itself"
+        linked[a].add(b)
+        linked[b].add(a)
+    for village in villages:
+        if not linked[village.name]:
+            return "routes", f"no route leaves {village.name}"
+    first = villages[0].name
+    reached, frontier = {first}, [first]
+    while frontier:
+        for there in linked[frontier.pop()] - reached:
+            reached.add(there)
+            frontier.append(there)
+    if len(reached) != len(names):
+        cut_off = sorted(names - reached)[0]
+        return "routes", f"{cut_off} cannot be reached from {first} (C4)"
+    if len(start_villages) != NUM_START_VILLAGES:
+        return "start_villages", (
+            f"expected {NUM_START_VILLAGES} start villages (C4), got {len(start_villages)}"
+        )
+    for k, name in enumerate(start_villages):
+        if name not in names:
+            return f"start_villages[{k}]", f"{name!r} is not a village of the board"
+        if name in start_villages[:k]:
+            return f"start_villages[{k}]", f"{name!r} is listed twice"
+    return None
+
+
+def _board_from_toml(source: str, data: object) -> Board:
+    top = Fields(source, "", data)
+    top.only("villages", "routes", "start_villages")
+    villages = []
+    for entry in top.tables("villages"):
+        entry.only("name", "number")
+        number = entry.integer("number", 0, TOTAL_VILLAGE_NUMBERS) if "number" in entry.table else 0
+        villages.append(Village(entry.string("name"), number))
+    routes = []
+    for entry in top.tables("routes"):
+        entry.only("between", "kind")
+        ends = entry.array("between")
+        if len(ends) != 2 or not all(isinstance(end, str) for end in ends):
+            raise entry.error("between", f"expected two village names, got {ends!r}"[:120])
+        try:
+            kind = RouteKind.parse(entry.string("kind"))
+        except NotationError as error:
+            raise entry.error("kind", str(error)) from None
+        routes.append(Route((str(ends[0]), str(ends[1])), kind))
+    starts = top.array("start_villages")
+    for k, name in enumerate(starts):
+        if not isinstance(name, str):
+            raise top.error(f"start_villages[{k}]", "expected a village name")
+    checked = (tuple(villages), tuple(routes), tuple(str(name) for name in starts))
+    problem = _first_problem(*checked)
+    if problem is not None:
+        raise FormatError(source, problem[0], problem[1])
+    return Board(*checked)
+
+
+def load_board(path: str | Path) -> Board:
+    """Load a board from a TOML file; :class:`FormatError` names file and field.
+
+    The format is that of the default board, ``troedler/data/board.toml``.
+    """
+    return _board_from_toml(*read_toml(path))
+
+
+@functools.cache
+def default_board() -> Board:
+    """The reconstructed default board shipped with troedler (C4)."""
+    return _board_from_toml(*read_packaged_toml("board.toml"))

@@ -1,0 +1,240 @@
+"""The cards: routes, extra goods, special feed, goods requests (C2, C3, C5).
+
+Cards are values: two bridge cards are the same card, and a hand is a
+multiset of cards. Each card has a short notation code::
+
+    trail  bridge  ferry  moor     route cards (mountain trail ... moor path)
+    extra                          extra good (+1)
+    feed                           special feed
+    AAB:5                          goods request: its goods, then its points
+
+The printed goods requests are not public; the default catalogue
+(``data/cards.toml``) is a reconstruction that keeps C2 and C5.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import attrs
+
+from troedler.board import RouteKind
+from troedler.datafile import Fields, read_packaged_toml, read_toml
+from troedler.errors import NotationError
+from troedler.goods import Goods
+
+__all__ = [
+    "EXTRA_GOOD",
+    "SPECIAL_FEED",
+    "Card",
+    "CardCatalogue",
+    "ExtraGoodCard",
+    "RequestCard",
+    "RouteCard",
+    "SpecialFeedCard",
+    "StartingSet",
+    "card_sort_key",
+    "default_cards",
+    "load_cards",
+    "parse_card",
+]
+
+ROUTES_PER_KIND = 11
+NUM_REQUESTS = 26
+NUM_SPECIAL_FEED = 24
+NUM_EXTRA_GOODS = 4
+NUM_STARTING_SETS = 4
+MAX_REQUEST_GOODS = 8
+MAX_REQUEST_POINTS = 20
+
+
+@attrs.frozen
+class RouteCard:
+    """A route card: moves the cart along one route of its kind (T2)."""
+
+    kind: RouteKind
+
+    def __str__(self) -> str:
+        return self.kind.value
+
+
+@attrs.frozen
+class ExtraGoodCard:
+    """The extra good (+1) card: take one more good where the cart is (T3)."""
+
+    def __str__(self) -> str:
+        return "extra"
+
+
+@attrs.frozen
+class SpecialFeedCard:
+    """Special feed: one move, one good or one substitution (T5); damage once used."""
+
+    def __str__(self) -> str:
+        return "feed"
+
+
+@attrs.frozen
+class RequestCard:
+    """A goods request (order card): deliver ``goods`` to earn ``points`` (T4, C5)."""
+
+    goods: Goods
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.goods}:{self.points}"
+
+
+Card = RouteCard | ExtraGoodCard | SpecialFeedCard | RequestCard
+"""Any card of the game."""
+
+EXTRA_GOOD = ExtraGoodCard()
+"""The extra good (+1) card."""
+
+SPECIAL_FEED = SpecialFeedCard()
+"""The special feed card."""
+
+_ROUTE_ORDER = {kind: i for i, kind in enumerate(RouteKind)}
+
+
+def card_sort_key(card: Card) -> tuple[int, int, tuple[int, ...], int]:
+    """The order in which hands and notation list cards.
+
+    Routes (trail, bridge, ferry, moor), then extra goods, special feed, and
+    goods requests by size, goods and points.
+    """
+    if isinstance(card, RouteCard):
+        return (0, _ROUTE_ORDER[card.kind], (), 0)
+    if isinstance(card, ExtraGoodCard):
+        return (1, 0, (), 0)
+    if isinstance(card, SpecialFeedCard):
+        return (2, 0, (), 0)
+    return (3, len(card.goods), tuple(-n for n in card.goods.counts), card.points)
+
+
+def parse_card(text: str) -> Card:
+    """The card whose notation code is ``text`` (``bridge``, ``feed``, ``AAB:5``)."""
+    word = text.strip()
+    lowered = word.lower()
+    if lowered == "extra":
+        return EXTRA_GOOD
+    if lowered == "feed":
+        return SPECIAL_FEED
+    if ":" in word:
+        goods_text, _, points_text = word.partition(":")
+        if not points_text.isdigit() or len(points_text) > 3 or not goods_text:
+            raise NotationError(f"expected a goods request like AAB:5, got {text!r}")
+        return RequestCard(Goods.parse(goods_text), int(points_text))
+    try:
+        return RouteCard(RouteKind.parse(word))
+    except NotationError:
+        raise NotationError(
+            "expected a card (trail, bridge, ferry, moor, extra, feed, or a goods "
+            f"request like AAB:5), got {text!r}"
+        ) from None
+
+
+@attrs.frozen
+class StartingSet:
+    """The three starting cards marked with one start village's symbol (C3)."""
+
+    village: str
+    request: RequestCard
+    route: RouteKind
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The set's goods request, route card and special feed."""
+        return (self.request, RouteCard(self.route), SPECIAL_FEED)
+
+
+@attrs.frozen
+class CardCatalogue:
+    """Every card of the game (C2): the deck and the four starting sets."""
+
+    routes: tuple[RouteCard, ...]
+    requests: tuple[RequestCard, ...]
+    special_feed: int
+    extra_goods: int
+    starting_sets: tuple[StartingSet, ...]
+
+    def starting_set(self, village: str) -> StartingSet:
+        """The starting set marked with ``village``; KeyError if there is none."""
+        for starting_set in self.starting_sets:
+            if starting_set.village == village:
+                return starting_set
+        raise KeyError(village)
+
+    @property
+    def size(self) -> int:
+        """How many cards the catalogue holds in all (110 for the printed game)."""
+        return (
+            len(self.routes)
+            + len(self.requests)
+            + self.special_feed
+            + self.extra_goods
+            + 3 * len(self.starting_sets)
+        )
+
+
+def _request(fields: Fields) -> RequestCard:
+    fields.only("goods", "points")
+    text = fields.string("goods")
+    try:
+        goods = Goods.parse(text)
+    except NotationError as error:
+        raise fields.error("goods", str(error)) from None
+    if not 1 <= len(goods) <= MAX_REQUEST_GOODS:
+        raise fields.error("goods", f"expected 1 to {MAX_REQUEST_GOODS} goods, got {len(goods)}")
+    return RequestCard(goods, fields.integer("points", 1, MAX_REQUEST_POINTS))
+
+
+def _cards_from_toml(source: str, data: object) -> CardCatalogue:
+    top = Fields(source, "", data)
+    top.only("routes", "requests", "special_feed", "extra_goods", "starting_sets")
+    route_counts = top.table_at("routes")
+    route_counts.only(*(kind.value for kind in RouteKind))
+    routes: list[RouteCard] = []
+    for kind in RouteKind:
+        count = route_counts.integer(kind.value, ROUTES_PER_KIND, ROUTES_PER_KIND)
+        routes.extend(RouteCard(kind) for _ in range(count))
+    requests = tuple(_request(entry) for entry in top.tables("requests"))
+    if len(requests) != NUM_REQUESTS:
+        raise top.error(
+            "requests", f"expected {NUM_REQUESTS} goods requests (C2), got {len(requests)}"
+        )
+    special_feed = top.integer("special_feed", NUM_SPECIAL_FEED, NUM_SPECIAL_FEED)
+    extra_goods = top.integer("extra_goods", NUM_EXTRA_GOODS, NUM_EXTRA_GOODS)
+    starting_sets: list[StartingSet] = []
+    for entry in top.tables("starting_sets"):
+        entry.only("village", "route", "request")
+        village = entry.string("village")
+        if any(other.village == village for other in starting_sets):
+            raise entry.error("village", f"{village!r} already has a starting set")
+        try:
+            kind = RouteKind.parse(entry.string("route"))
+        except NotationError as error:
+            raise entry.error("route", str(error)) from None
+        starting_sets.append(StartingSet(village, _request(entry.table_at("request")), kind))
+    if len(starting_sets) != NUM_STARTING_SETS:
+        raise top.error(
+            "starting_sets",
+            f"expected {NUM_STARTING_SETS} starting sets (C2), got {len(starting_sets)}",
+        )
+    return CardCatalogue(tuple(routes), requests, special_feed, extra_goods, tuple(starting_sets))
+
+
+def load_cards(path: str | Path) -> CardCatalogue:
+    """Load a card catalogue from a TOML file; :class:`FormatError` names file and field.
+
+    The format is that of the default catalogue, ``troedler/data/cards.toml``.
+    Whether the starting sets fit a board (C3) is checked when a game starts.
+    """
+    return _cards_from_toml(*read_toml(path))
+
+
+@functools.cache
+def default_cards() -> CardCatalogue:
+    """The reconstructed default card catalogue shipped with troedler (C2, C5)."""
+    return _cards_from_toml(*read_packaged_toml("cards.toml"))

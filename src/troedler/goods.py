@@ -1,0 +1,154 @@
+"""Goods: the six kinds of wares, and multisets of them.
+
+A :class:`Goods` value is what a village holds, what a player has collected,
+or what a goods request asks for. In notation each good is one letter::
+
+    A anvil   B bottle   C chair   U cup   P pot   V vase
+
+so ``Goods.parse("AAP")`` is two anvils and a pot (C1).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+
+import attrs
+
+from troedler.errors import NotationError
+
+__all__ = ["GOOD_CODES", "Good", "Goods"]
+
+GOOD_CODES = "ABCUPV"
+"""The notation letter of each good, in :class:`Good` order."""
+
+
+class Good(enum.IntEnum):
+    """One of the six kinds of goods (C1)."""
+
+    ANVIL = 0
+    BOTTLE = 1
+    CHAIR = 2
+    CUP = 3
+    POT = 4
+    VASE = 5
+
+    @property
+    def code(self) -> str:
+        """The good's notation letter (``"A"`` for anvil)."""
+        return GOOD_CODES[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Good:
+        """The good whose letter or name is ``text`` (case-insensitive)."""
+        key = text.strip().upper()
+        if len(key) == 1 and key in GOOD_CODES:
+            return cls(GOOD_CODES.index(key))
+        try:
+            return cls[key]
+        except KeyError:
+            raise NotationError(
+                f"expected a good (one of {', '.join(GOOD_CODES)} or its name), got {text!r}"
+            ) from None
+
+
+_ALL_GOODS = tuple(Good)
+_EMPTY_COUNTS = (0, 0, 0, 0, 0, 0)
+
+
+def _check_counts(instance: object, attribute: object, value: object) -> None:
+    if (
+        type(value) is not tuple
+        or len(value) != 6
+        or any(type(n) is not int or n < 0 for n in value)
+    ):
+        raise ValueError(f"goods counts must be six non-negative ints, got {value!r}")
+
+
+@attrs.frozen(repr=False)
+class Goods:
+    """A multiset of goods, stored as one count per :class:`Good`.
+
+    >>> g = Goods.parse("AAP")
+    >>> len(g), g.count(Good.ANVIL), str(g.add(Good.VASE))
+    (3, 2, 'AAPV')
+    """
+
+    counts: tuple[int, int, int, int, int, int] = attrs.field(
+        default=_EMPTY_COUNTS, validator=_check_counts
+    )
+
+    @classmethod
+    def of(cls, goods: Iterable[Good]) -> Goods:
+        """The multiset holding each good of ``goods`` once per occurrence."""
+        counts = [0] * 6
+        for good in goods:
+            counts[Good(good)] += 1
+        return cls(tuple(counts))  # type: ignore[arg-type]
+
+    @classmethod
+    def parse(cls, text: str) -> Goods:
+        """Goods from their letters (``"AAP"``); ``"-"`` or ``""`` is no goods."""
+        stripped = text.strip()
+        if stripped in ("", "-"):
+            return EMPTY
+        return cls.of(Good.parse(letter) for letter in stripped)
+
+    def count(self, good: Good) -> int:
+        """How many of ``good`` there are."""
+        return self.counts[good]
+
+    def kinds(self) -> tuple[Good, ...]:
+        """The distinct goods present, in :class:`Good` order."""
+        return tuple(good for good in _ALL_GOODS if self.counts[good])
+
+    def add(self, good: Good, number: int = 1) -> Goods:
+        """These goods with ``number`` more of ``good``."""
+        counts = list(self.counts)
+        counts[good] += number
+        return Goods(tuple(counts))  # type: ignore[arg-type]
+
+    def remove(self, good: Good, number: int = 1) -> Goods:
+        """These goods with ``number`` fewer of ``good``; ValueError if too few."""
+        counts = list(self.counts)
+        counts[good] -= number
+        if counts[good] < 0:
+            raise ValueError(f"not enough {good.name.lower()} to remove")
+        return Goods(tuple(counts))  # type: ignore[arg-type]
+
+    def __add__(self, other: Goods) -> Goods:
+        a, b = self.counts, other.counts
+        return Goods((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]))
+
+    def __or__(self, other: Goods) -> Goods:
+        """Multiset union: of each good, as many as the larger of the two has."""
+        pairs = zip(self.counts, other.counts, strict=True)
+        return Goods(tuple(max(x, y) for x, y in pairs))  # type: ignore[arg-type]
+
+    def __sub__(self, other: Goods) -> Goods:
+        """Multiset difference: what is left of these after taking ``other`` away."""
+        return Goods(tuple(max(0, x - y) for x, y in zip(self.counts, other.counts, strict=False)))  # type: ignore[arg-type]
+
+    def __le__(self, other: Goods) -> bool:
+        """Whether every good here is also in ``other`` (sub-multiset)."""
+        return all(x <= y for x, y in zip(self.counts, other.counts, strict=False))
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    def __bool__(self) -> bool:
+        return self.counts != _EMPTY_COUNTS
+
+    def __iter__(self) -> Iterator[Good]:
+        for good in _ALL_GOODS:
+            for _ in range(self.counts[good]):
+                yield good
+
+    def __str__(self) -> str:
+        return "".join(GOOD_CODES[good] * self.counts[good] for good in _ALL_GOODS) or "-"
+
+    def __repr__(self) -> str:
+        return f"Goods.parse({str(self)!r})"
+
+
+EMPTY = Goods()

@@ -1,0 +1,181 @@
+"""Moves: one small record per kind of decision, each with a short notation.
+
+``str(move)`` is the move's notation and :func:`troedler.parse_move` reads it
+back. Goods are written with their letters (A anvil, B bottle, C chair,
+U cup, P pot, V vase); ``+V`` means "take a vase"::
+
+    take 2                      take dealer pile 2 (piles count from 0)
+    discard 1                   two players: the dealer discards dealer pile 1
+    bridge Knockando +V         route card: cross a bridge to Knockando, take a vase
+    feed Knockando              special feed: move to Knockando along any route
+    extra +A                    extra good (+1): take an anvil where the cart is
+    feed +A                     special feed: take an anvil where the cart is
+    deliver AAA:6               fulfil the goods request AAA:6 with its own goods
+    deliver AAA:6 with AAP      ... putting down a pot for one anvil (one feed)
+    end                         end the turn
+    end discard ferry AB:3      end the turn, discarding down to the hand limit
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from troedler.board import RouteKind
+from troedler.cards import (
+    Card,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+    card_sort_key,
+)
+from troedler.goods import Good, Goods
+
+__all__ = [
+    "DiscardPile",
+    "EndTurn",
+    "Move",
+    "PlayExtraGood",
+    "PlayFeedExtraGood",
+    "PlayFeedMove",
+    "PlayRequest",
+    "PlayRoute",
+    "TakePile",
+]
+
+_CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
+
+
+def _take(good: Good | None) -> str:
+    return "" if good is None else f" +{good.code}" if isinstance(good, Good) else f" +{good!r}"
+
+
+@attrs.frozen
+class TakePile:
+    """Take dealer pile ``pile`` into hand (R4)."""
+
+    pile: int
+
+    def __str__(self) -> str:
+        return f"take {self.pile}"
+
+
+@attrs.frozen
+class DiscardPile:
+    """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4)."""
+
+    pile: int
+
+    def __str__(self) -> str:
+        return f"discard {self.pile}"
+
+
+@attrs.frozen
+class PlayRoute:
+    """Play a route card of ``kind`` to move to ``to``, taking ``take`` there (T2)."""
+
+    kind: RouteKind
+    to: str
+    take: Good | None = None
+
+    def __str__(self) -> str:
+        kind = self.kind.value if isinstance(self.kind, RouteKind) else repr(self.kind)
+        return f"{kind} {self.to}{_take(self.take)}"
+
+
+@attrs.frozen
+class PlayExtraGood:
+    """Play an extra good (+1) card to take ``good`` where the cart stands (T3)."""
+
+    good: Good
+
+    def __str__(self) -> str:
+        return f"extra{_take(self.good)}"
+
+
+@attrs.frozen
+class PlayFeedMove:
+    """Play special feed to move to ``to`` along any route, taking ``take`` (T5a)."""
+
+    to: str
+    take: Good | None = None
+
+    def __str__(self) -> str:
+        return f"feed {self.to}{_take(self.take)}"
+
+
+@attrs.frozen
+class PlayFeedExtraGood:
+    """Play special feed to take ``good`` where the cart stands (T5b)."""
+
+    good: Good
+
+    def __str__(self) -> str:
+        return f"feed{_take(self.good)}"
+
+
+@attrs.frozen
+class PlayRequest:
+    """Fulfil goods request ``request`` by putting down ``delivered`` (T4, T5c).
+
+    Every good the request shows that ``delivered`` lacks is replaced by one
+    special feed.
+    """
+
+    request: RequestCard
+    delivered: Goods
+
+    @classmethod
+    def exact(cls, request: RequestCard) -> PlayRequest:
+        """Fulfil ``request`` with exactly the goods it shows (no feed)."""
+        return cls(request, request.goods)
+
+    @property
+    def feed_cost(self) -> int:
+        """Special feed this delivery costs: one per replaced good (T5c)."""
+        return len(self.request.goods - self.delivered)
+
+    def __str__(self) -> str:
+        if isinstance(self.request, RequestCard) and self.delivered == self.request.goods:
+            return f"deliver {self.request}"
+        return f"deliver {self.request} with {self.delivered}"
+
+
+def _canonical_cards(value: object) -> object:
+    """Discards in card order, so one choice of cards is one move."""
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
+        cards = tuple(value)
+        if all(isinstance(card, _CARD_TYPES) for card in cards):
+            return tuple(sorted(cards, key=card_sort_key))
+        return cards
+    return value
+
+
+@attrs.frozen
+class EndTurn:
+    """End the turn, discarding ``discard`` to keep to the hand limit (T6, T7).
+
+    ``discard`` is kept in card order, so ``EndTurn((a, b)) == EndTurn((b, a))``.
+    """
+
+    discard: tuple[Card, ...] = attrs.field(default=(), converter=_canonical_cards)
+
+    def __str__(self) -> str:
+        if not self.discard:
+            return "end"
+        return "end discard " + " ".join(str(card) for card in self.discard)
+
+
+Move = (
+    TakePile
+    | DiscardPile
+    | PlayRoute
+    | PlayExtraGood
+    | PlayFeedMove
+    | PlayFeedExtraGood
+    | PlayRequest
+    | EndTurn
+)
+"""Any decision a player can make."""

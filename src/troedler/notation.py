@@ -1,0 +1,105 @@
+"""Reading moves from their notation; :mod:`troedler.moves` writes it.
+
+``parse_move(str(move), state) == move`` for every move, and
+``str(parse_move(text, state)) == text`` for every move written as
+:func:`str` writes it. Words and letters may be typed in any case.
+"""
+
+from __future__ import annotations
+
+from troedler.board import RouteKind
+from troedler.cards import RequestCard, parse_card
+from troedler.errors import NotationError
+from troedler.goods import Good, Goods
+from troedler.moves import (
+    DiscardPile,
+    EndTurn,
+    Move,
+    PlayExtraGood,
+    PlayFeedExtraGood,
+    PlayFeedMove,
+    PlayRequest,
+    PlayRoute,
+    TakePile,
+)
+from troedler.state import GameState
+
+__all__ = ["parse_move"]
+
+MAX_TEXT = 200
+
+_EXAMPLES = (
+    "take 2, discard 1, bridge Knockando +V, feed Knockando, extra +A, feed +A, "
+    "deliver AAA:6, deliver AAA:6 with AAP, end, end discard ferry"
+)
+
+
+def parse_move(text: str, state: GameState) -> Move:
+    """The move written as ``text``; :class:`NotationError` if it is not one.
+
+    ``state`` supplies the board, so village names may be typed in any case.
+    Whether the move is legal is :func:`troedler.is_legal`'s question.
+
+    >>> from troedler import new_game
+    >>> parse_move("bridge knockando +v", new_game(4, seed=1))
+    PlayRoute(kind=<RouteKind.BRIDGE: 'bridge'>, to='Knockando', take=<Good.VASE: 5>)
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"expected move text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"expected a move of at most {MAX_TEXT} characters, got {len(text)}")
+    words = text.split()
+    if not words:
+        raise NotationError(f"expected a move such as {_EXAMPLES}; got nothing")
+    head, rest = words[0].lower(), words[1:]
+    if head in ("take", "discard"):
+        if len(rest) != 1 or not rest[0].isdecimal() or len(rest[0]) > 2:
+            raise NotationError(f"expected '{head} N' with a pile number, got {text!r}")
+        return TakePile(int(rest[0])) if head == "take" else DiscardPile(int(rest[0]))
+    if head == "end":
+        if not rest:
+            return EndTurn()
+        if rest[0].lower() != "discard" or len(rest) < 2:
+            raise NotationError(f"expected 'end' or 'end discard CARD ...', got {text!r}")
+        return EndTurn(tuple(parse_card(word) for word in rest[1:]))
+    if head == "deliver":
+        return _parse_delivery(text, rest)
+    if head == "extra":
+        return PlayExtraGood(_parse_take(text, rest))
+    if head == "feed":
+        if len(rest) == 1 and rest[0].startswith("+"):
+            return PlayFeedExtraGood(_parse_take(text, rest))
+        to, take = _parse_destination(text, rest, state)
+        return PlayFeedMove(to, take)
+    try:
+        kind = RouteKind.parse(head)
+    except NotationError:
+        raise NotationError(f"expected a move such as {_EXAMPLES}; got {text!r}") from None
+    to, take = _parse_destination(text, rest, state)
+    return PlayRoute(kind, to, take)
+
+
+def _parse_take(text: str, words: list[str]) -> Good:
+    if len(words) != 1 or not words[0].startswith("+") or len(words[0]) < 2:
+        raise NotationError(f"expected one good to take, like +V, in {text!r}")
+    return Good.parse(words[0][1:])
+
+
+def _parse_destination(text: str, words: list[str], state: GameState) -> tuple[str, Good | None]:
+    if not 1 <= len(words) <= 2:
+        raise NotationError(
+            f"expected a village and maybe a good to take, like 'Knockando +V', in {text!r}"
+        )
+    village = state.board.village_named(words[0])
+    take = _parse_take(text, words[1:]) if len(words) == 2 else None
+    return village, take
+
+
+def _parse_delivery(text: str, words: list[str]) -> PlayRequest:
+    if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "with"):
+        raise NotationError(f"expected 'deliver AAB:5' or 'deliver AAB:5 with ABP', got {text!r}")
+    request = parse_card(words[0])
+    if not isinstance(request, RequestCard):
+        raise NotationError(f"expected a goods request like AAB:5, got {words[0]!r}")
+    delivered = Goods.parse(words[2]) if len(words) == 3 else request.goods
+    return PlayRequest(request, delivered)

@@ -1,0 +1,78 @@
+"""The rules configuration: player count and the options the rules leave open."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from troedler.errors import ConfigurationError
+
+__all__ = ["Rules"]
+
+_END_THRESHOLD = {2: 7, 3: 6, 4: 5}
+_SETUP_DISCARDS = {2: 7, 3: 9, 4: 9}
+
+
+@attrs.frozen
+class Rules:
+    """How a game is played; carried in every game state.
+
+    Build it with :meth:`for_players`, which fills in the rulebook's values
+    for a player count, and override single options by keyword:
+
+    >>> Rules.for_players(3).end_threshold
+    6
+    >>> Rules.for_players(4, reshuffle_mid_forming=False).reshuffle_mid_forming
+    False
+    """
+
+    num_players: int
+    """2, 3 or 4 (S1)."""
+    end_threshold: int
+    """Fulfilled requests on one value pile that end the game at round end (E1)."""
+    two_player_rules: bool
+    """Dealer discards a pile before taking (R4) and total damage by a margin (E4)."""
+    hand_limit: int = 4
+    """Cards a player may keep after their turn (T7)."""
+    setup_requests: int = 9
+    """Goods requests shuffled into the set-up discard pile (S5)."""
+    setup_feed: int = 9
+    """Special feed shuffled into the set-up discard pile (S5)."""
+    reshuffle_mid_forming: bool = True
+    """[decision R3] When the game-round pile runs out while piles are formed,
+    shuffle the discard pile into a new one at once and go on (True), or leave
+    the piles short and shuffle at the start of the next round (False)."""
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.num_players) is not int or self.num_players not in _END_THRESHOLD:
+            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {self.num_players!r}")
+        if self.two_player_rules and self.num_players != 2:
+            raise ConfigurationError(f"R4: two-player rules need 2 players, not {self.num_players}")
+        for name, low, high in (
+            ("end_threshold", 1, 30),
+            ("hand_limit", 0, 100),
+            ("setup_requests", 0, 26),
+            ("setup_feed", 0, 24),
+        ):
+            value = getattr(self, name)
+            if type(value) is not int or not low <= value <= high:
+                raise ConfigurationError(f"rules.{name} must be {low} to {high}, not {value!r}")
+
+    @classmethod
+    def for_players(cls, num_players: int, **options: Any) -> Rules:
+        """The rulebook's rules for ``num_players``, with ``options`` changed."""
+        if type(num_players) is not int or num_players not in _END_THRESHOLD:
+            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {num_players!r}")
+        defaults: dict[str, Any] = {
+            "num_players": num_players,
+            "end_threshold": _END_THRESHOLD[num_players],
+            "two_player_rules": num_players == 2,
+            "setup_requests": _SETUP_DISCARDS[num_players],
+            "setup_feed": _SETUP_DISCARDS[num_players],
+        }
+        unknown = set(options) - set(attrs.fields_dict(cls))
+        if unknown:
+            raise ConfigurationError(f"unknown rules option {sorted(unknown)[0]!r}")
+        defaults.update(options)
+        return cls(**defaults)

@@ -1,0 +1,120 @@
+"""Damage and points at the end of the game (E2-E6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from troedler.errors import ConfigurationError, TroedlerError
+from troedler.state import GameState
+
+__all__ = ["TWO_PLAYER_DAMAGE_MARGIN", "Outcome", "Tally", "outcome", "score"]
+
+TWO_PLAYER_DAMAGE_MARGIN = 3
+"""With two players, total damage needs this much more damage than the other (E4)."""
+
+
+@attrs.frozen
+class Tally:
+    """What one player brings to the final scoring.
+
+    ``feed_used`` is the special feed on their value pile (not in hand),
+    ``goods_held`` the goods still in front of them, ``request_points`` the
+    points of each fulfilled goods request.
+    """
+
+    feed_used: int
+    goods_held: int
+    request_points: tuple[int, ...] = ()
+
+    @property
+    def damage(self) -> int:
+        """Feed used plus half the goods held, rounded up (E2)."""
+        return self.feed_used + (self.goods_held + 1) // 2
+
+    @property
+    def points(self) -> int:
+        """Request points plus one per good held (E5)."""
+        return sum(self.request_points) + self.goods_held
+
+
+@attrs.frozen
+class Outcome:
+    """The result of a game: per-seat damage and points, who lost, who won."""
+
+    tallies: tuple[Tally, ...]
+    damage: tuple[int, ...]
+    totally_damaged: frozenset[int]
+    """Seats that suffered total damage (E3, E4): they cannot win."""
+    points: tuple[int, ...]
+    winners: frozenset[int]
+
+
+def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> Outcome:
+    """Score 2 to 4 players' tallies (E2-E6).
+
+    ``two_player_rules`` (default: exactly two tallies) picks total damage by
+    a margin of 3 (E4) instead of a sole highest damage (E3).
+
+    >>> result = score([Tally(4, 5, (7, 6, 5, 3)), Tally(6, 0, (7, 7, 4, 3, 3))])
+    >>> result.damage, result.points, sorted(result.winners)
+    ((7, 6), (26, 24), [0])
+    """
+    tallies = tuple(tallies)
+    if not 2 <= len(tallies) <= 4:
+        raise ConfigurationError(f"S1: scoring needs 2 to 4 players, got {len(tallies)}")
+    for seat, tally in enumerate(tallies):
+        if not isinstance(tally, Tally) or any(
+            type(n) is not int or n < 0
+            for n in (tally.feed_used, tally.goods_held, *tally.request_points)
+        ):
+            raise ConfigurationError(
+                f"tally of seat {seat} must hold non-negative ints, got {tally!r}"
+            )
+    if two_player_rules is None:
+        two_player_rules = len(tallies) == 2
+    damage = tuple(tally.damage for tally in tallies)
+    points = tuple(tally.points for tally in tallies)
+    totally_damaged = _totally_damaged(damage, two_player_rules)
+    contenders = [seat for seat in range(len(tallies)) if seat not in totally_damaged]
+    best = max((points[seat], -tallies[seat].goods_held) for seat in contenders)
+    winners = frozenset(
+        seat for seat in contenders if (points[seat], -tallies[seat].goods_held) == best
+    )
+    return Outcome(tallies, damage, totally_damaged, points, winners)
+
+
+def _totally_damaged(damage: tuple[int, ...], two_player_rules: bool) -> frozenset[int]:
+    if two_player_rules:
+        if len(damage) != 2:
+            raise ConfigurationError("E4: two-player scoring needs exactly 2 tallies")
+        a, b = damage
+        if a - b >= TWO_PLAYER_DAMAGE_MARGIN:
+            return frozenset({0})
+        if b - a >= TWO_PLAYER_DAMAGE_MARGIN:
+            return frozenset({1})
+        return frozenset()
+    highest = max(damage)
+    worst = [seat for seat, value in enumerate(damage) if value == highest]
+    return frozenset(worst) if len(worst) == 1 else frozenset()
+
+
+def tally(state: GameState, seat: int) -> Tally:
+    """Seat ``seat``'s tally as things stand."""
+    player = state.players[seat]
+    return Tally(
+        feed_used=player.feed_used,
+        goods_held=len(player.goods),
+        request_points=tuple(card.points for card in player.fulfilled_requests),
+    )
+
+
+def outcome(state: GameState) -> Outcome:
+    """The result of a finished game; :class:`TroedlerError` if it is not over."""
+    if not state.is_over:
+        raise TroedlerError(f"E1: the game is not over (round {state.round}, {state.phase.value})")
+    return score(
+        [tally(state, seat) for seat in range(state.num_players)],
+        two_player_rules=state.rules.two_player_rules,
+    )

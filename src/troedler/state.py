@@ -1,0 +1,193 @@
+"""The game state: immutable records of everything on and around the table.
+
+A :class:`GameState` is never changed; every action returns a new one that
+shares the parts it did not touch. Per-seat data is a tuple indexed by seat
+(seats are numbered clockwise from 0); per-village data is a tuple in the
+order of ``board.villages``. In every pile kept as a tuple, the last card is
+the top card.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+
+import attrs
+
+from troedler.board import Board
+from troedler.cards import (
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    Card,
+    CardCatalogue,
+    RequestCard,
+    SpecialFeedCard,
+)
+from troedler.errors import TroedlerError
+from troedler.goods import Goods
+from troedler.rules import Rules
+
+__all__ = ["TOTAL_GOODS", "GameState", "Phase", "PlayerState", "Turn", "check_invariants"]
+
+TOTAL_GOODS = 48
+
+
+class Phase(enum.Enum):
+    """Where the game stands (R1).
+
+    Forming the dealer piles takes no decision, so the engine does it at once
+    and a state is never left in that phase.
+    """
+
+    TAKE_PILES = "take piles"
+    PLAY_TURNS = "play turns"
+    GAME_OVER = "game over"
+
+
+@attrs.frozen
+class PlayerState:
+    """One player's cart, hand, collected goods and value pile."""
+
+    cart: str
+    """The village where the player's cart stands."""
+    hand: tuple[Card, ...]
+    """Cards in hand, in :func:`~troedler.cards.card_sort_key` order."""
+    goods: Goods
+    """Goods the player has collected and not yet delivered."""
+    value_pile: tuple[Card, ...] = ()
+    """Fulfilled goods requests and used special feed, in the order laid (T6)."""
+
+    @property
+    def fulfilled_requests(self) -> tuple[RequestCard, ...]:
+        """The goods requests on the value pile."""
+        return tuple(card for card in self.value_pile if isinstance(card, RequestCard))
+
+    @property
+    def feed_used(self) -> int:
+        """Special feed on the value pile: the feed part of the damage (E2)."""
+        return sum(1 for card in self.value_pile if isinstance(card, SpecialFeedCard))
+
+
+@attrs.frozen
+class Turn:
+    """What the current turn has done so far."""
+
+    played: tuple[Card, ...] = ()
+    """Cards played this turn, waiting to be put away when it ends (T6)."""
+    delivered_to: tuple[str, ...] = ()
+    """Villages that received a goods request this turn (T4)."""
+
+
+NO_TURN = Turn()
+
+
+@attrs.frozen
+class GameState:
+    """The whole game at one moment. Build one with :func:`troedler.new_game`."""
+
+    rules: Rules
+    board: Board
+    cards: CardCatalogue
+    seed: int
+    """The game's seed: every shuffle derives from it (and from ``shuffles``)."""
+    shuffles: int
+    """How many shuffles the game has made so far."""
+    round: int
+    dealer: int
+    """The seat that holds the horse this round."""
+    phase: Phase
+    current_player: int | None
+    """The seat whose decision the game waits for; None once the game is over."""
+    game_round_pile: tuple[Card, ...]
+    dealer_piles: tuple[tuple[Card, ...] | None, ...]
+    """This round's dealer piles while they are taken; None marks a pile that is
+    gone (taken or discarded). Empty outside the take-piles phase."""
+    discard_pile: tuple[Card, ...]
+    village_goods: tuple[Goods, ...]
+    players: tuple[PlayerState, ...]
+    turn: Turn = NO_TURN
+
+    @property
+    def num_players(self) -> int:
+        """How many players sit at the table."""
+        return len(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (E1)."""
+        return self.phase is Phase.GAME_OVER
+
+    def goods_in(self, village: str) -> Goods:
+        """The goods lying in ``village``."""
+        return self.village_goods[self.board.index(village)]
+
+    def pile_tops(self) -> tuple[Card | None, ...]:
+        """The visible top card of each dealer pile (None: gone or empty)."""
+        return tuple(pile[-1] if pile else None for pile in self.dealer_piles)
+
+
+def cards_in_play(cards: CardCatalogue, board: Board, num_players: int) -> Counter[Card]:
+    """Every card a game of ``num_players`` uses: the deck and the seats' starting sets."""
+    counter: Counter[Card] = Counter(cards.routes)
+    counter.update(cards.requests)
+    counter[SPECIAL_FEED] += cards.special_feed
+    counter[EXTRA_GOOD] += cards.extra_goods
+    for seat in range(num_players):
+        counter.update(cards.starting_set(board.start_village(seat, num_players)).cards)
+    return counter
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise :class:`TroedlerError` if ``state`` breaks a whole-state invariant.
+
+    Checks that the 48 goods are all in villages or with players, that every
+    card of the game is in exactly one place, and that phase, seats and piles
+    agree. Used by tests and wherever a state comes from outside.
+    """
+    problems = _problems(state)
+    if problems:
+        raise TroedlerError("state breaks its invariants: " + "; ".join(problems))
+
+
+def _problems(state: GameState) -> list[str]:
+    problems = []
+    n = state.num_players
+    if n != state.rules.num_players:
+        problems.append(f"{n} players but rules for {state.rules.num_players}")
+    if len(state.village_goods) != len(state.board.villages):
+        problems.append("village_goods does not match the board")
+    goods = sum(len(g) for g in state.village_goods) + sum(len(p.goods) for p in state.players)
+    if goods != TOTAL_GOODS:
+        problems.append(f"{goods} goods in the game, not {TOTAL_GOODS}")
+    places: Counter[Card] = Counter(state.game_round_pile)
+    places.update(state.discard_pile)
+    places.update(state.turn.played)
+    for pile in state.dealer_piles:
+        places.update(pile or ())
+    for player in state.players:
+        places.update(player.hand)
+        places.update(player.value_pile)
+        if not state.board.has_village(player.cart):
+            problems.append(f"a cart stands on unknown village {player.cart!r}")
+    expected = cards_in_play(state.cards, state.board, n)
+    if places != expected:
+        extra = places - expected
+        missing = expected - places
+        problems.append(
+            f"cards differ from the game's: extra {dict(extra)}, missing {dict(missing)}"
+        )
+    if not 0 <= state.dealer < n:
+        problems.append(f"dealer {state.dealer} is not a seat")
+    if state.phase is Phase.GAME_OVER:
+        if state.current_player is not None:
+            problems.append("the game is over but a player is to move")
+    elif state.current_player is None or not 0 <= state.current_player < n:
+        problems.append(f"current player {state.current_player} is not a seat")
+    if state.phase is Phase.TAKE_PILES:
+        if len(state.dealer_piles) != n + 1:
+            problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
+    elif state.dealer_piles:
+        problems.append("dealer piles lie on the table outside the take-piles phase")
+    if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:
+        problems.append("a turn is under way outside the turns phase")
+    return problems
