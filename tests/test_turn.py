@@ -1,0 +1,301 @@
+"""T1-T8: playing cards in a turn, ending it, the hand limit."""
+
+from __future__ import annotations
+
+import pytest
+
+from troedler import (
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    EndTurn,
+    Good,
+    IllegalMoveError,
+    PlayExtraGood,
+    PlayRequest,
+    PlayRoute,
+    RequestCard,
+    RouteKind,
+    apply_move,
+    check_invariants,
+    end_turn,
+    is_legal,
+    legal_moves,
+    parse_move,
+    play_request,
+    play_route,
+)
+from tests.helpers import cards, goods_of, hand, play, position
+
+# On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
+# Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
+
+
+def test_T1_several_cards_in_one_turn_carried_out_at_once() -> None:
+    state = position(cart="Aberlour", hand="trail moor extra", villages={"Craigellachie": "AB", "Knockando": "C"})
+    state = play(state, "trail Craigellachie +A")
+    assert state.players[0].cart == "Craigellachie"
+    assert state.goods_in("Craigellachie") == goods_of("B")
+    state = play(state, "moor Knockando")
+    state = play(state, "extra +C")
+    assert state.players[0].goods == goods_of("AC")
+    assert state.turn.played == cards("trail moor extra")
+    check_invariants(state)
+
+
+def test_T1_only_the_current_player_plays() -> None:
+    state = position(seat=0, hand="trail", others={1: "trail"})
+    move = PlayRoute(RouteKind.MOUNTAIN_TRAIL, "Craigellachie")
+    with pytest.raises(IllegalMoveError, match="R5: seat 0 is to move, not seat 1"):
+        apply_move(state, move, seat=1)
+    assert is_legal(state, move)
+
+
+def test_T1_starting_cards_once_played_are_ordinary() -> None:
+    state = position(cart="Aberlour", hand="trail ABC:4 feed")
+    state = play(state, "trail Craigellachie", "end")
+    assert state.discard_pile[-1] == cards("trail")[0]
+
+
+def test_T1_not_a_move_at_all() -> None:
+    state = position(hand="trail")
+    for thing in (None, 3, "end", EXTRA_GOOD, object()):
+        with pytest.raises(IllegalMoveError, match="T1: .* is not a move"):
+            apply_move(state, thing)  # type: ignore[arg-type]
+
+
+def test_T2_route_card_moves_along_a_route_of_its_kind_and_takes_one_good() -> None:
+    state = position(cart="Craigellachie", hand="moor bridge", villages={"Knockando": "VV"})
+    moves = {str(m) for m in legal_moves(state) if isinstance(m, PlayRoute)}
+    assert {"moor Knockando", "moor Knockando +V", "bridge Knockando +V"} <= moves
+    assert not any(m.startswith("moor Aberlour") for m in moves)
+    after = play(state, "moor Knockando +V")
+    assert after.players[0].cart == "Knockando"
+    assert after.players[0].goods == goods_of("V")
+    assert after.goods_in("Knockando") == goods_of("V")
+    assert after.players[0].hand == cards("bridge")
+
+
+def test_T2_refusals_name_the_rule_and_the_facts() -> None:
+    state = position(cart="Craigellachie", hand="moor", villages={"Knockando": "VV"})
+    with pytest.raises(IllegalMoveError, match="T2: no moor leads from Craigellachie to Aberlour"):
+        play_route(state, RouteKind.MOOR_PATH, "Aberlour")
+    with pytest.raises(IllegalMoveError, match="T2: seat 0 holds no ferry card"):
+        play_route(state, RouteKind.FERRY, "Knockando")
+    with pytest.raises(IllegalMoveError, match="T2: Knockando holds only VV, no anvil"):
+        play_route(state, RouteKind.MOOR_PATH, "Knockando", Good.ANVIL)
+    with pytest.raises(IllegalMoveError, match="T2: 'Atlantis' is not a village"):
+        play_route(state, RouteKind.MOOR_PATH, "Atlantis")
+    with pytest.raises(IllegalMoveError, match="T2: 'moor' is not a route kind"):
+        play_route(state, "moor", "Knockando")  # type: ignore[arg-type]
+
+
+def test_T3_extra_good_anytime_also_after_delivering() -> None:
+    state = position(cart="Knockando", hand="extra AA:4", goods="AA", villages={"Knockando": ""})
+    assert PlayExtraGood(Good.ANVIL) not in legal_moves(state)
+    with pytest.raises(IllegalMoveError, match="T3: Knockando holds no goods, no anvil"):
+        play(state, "extra +A")
+    state = play(state, "deliver AA:4", "extra +A")
+    assert state.goods_in("Knockando") == goods_of("A")
+    assert state.players[0].goods == goods_of("A")
+
+
+def test_T4_deliver_only_where_the_village_holds_no_goods() -> None:
+    state = position(cart="Knockando", hand="AA:4 extra", goods="AA", villages={"Knockando": "CC"})
+    request = RequestCard(goods_of("AA"), 4)
+    with pytest.raises(IllegalMoveError, match=r"T4: Knockando still holds 2 goods \(CC\)"):
+        play_request(state, request, goods_of("AA"))
+    assert not any(isinstance(m, PlayRequest) for m in legal_moves(state))
+
+
+def test_T4_after_taking_the_last_good_the_village_takes_a_delivery() -> None:
+    state = position(cart="Knockando", hand="AA:4 extra", goods="AA", villages={"Knockando": "C"})
+    state = play(state, "extra +C")
+    assert PlayRequest.exact(RequestCard(goods_of("AA"), 4)) in legal_moves(state)
+    state = play(state, "deliver AA:4")
+    assert state.goods_in("Knockando") == goods_of("AA")
+    assert state.players[0].goods == goods_of("C")
+
+
+def test_T4_exactly_the_shown_goods_from_the_players_collection() -> None:
+    state = position(cart="Knockando", hand="AAB:5", goods="AB", villages={"Knockando": ""})
+    request = RequestCard(goods_of("AAB"), 5)
+    with pytest.raises(IllegalMoveError, match="T4: seat 0 holds AB, which does not include AAB"):
+        play_request(state, request, request.goods)
+    with pytest.raises(IllegalMoveError, match="T4: goods request AAB:5 takes 3 goods, not 2"):
+        play_request(state, request, goods_of("AB"))
+    with pytest.raises(IllegalMoveError, match="T4: seat 0 holds no AA:4 card"):
+        play_request(state, RequestCard(goods_of("AA"), 4), goods_of("AA"))
+
+
+def test_T4_decision_one_request_per_village_per_turn() -> None:
+    state = position(
+        cart="Knockando", hand="AA:4 BB:4 extra extra", goods="AABB", villages={"Knockando": ""}
+    )
+    state = play(state, "deliver AA:4", "extra +A", "extra +A")
+    assert not state.goods_in("Knockando")
+    with pytest.raises(IllegalMoveError, match="T4: seat 0 already fulfilled a goods request in Knockando"):
+        play(state, "deliver BB:4")
+    assert not any(isinstance(m, PlayRequest) for m in legal_moves(state))
+
+
+def test_T4_deliveries_to_several_villages_in_one_turn() -> None:
+    state = position(
+        cart="Knockando", hand="AA:4 BB:4 moor", goods="AABB", villages={"Knockando": "", "Craigellachie": ""}
+    )
+    state = play(state, "deliver AA:4", "moor Craigellachie", "deliver BB:4")
+    assert state.turn.delivered_to == ("Knockando", "Craigellachie")
+    assert len(state.players[0].goods) == 0
+
+
+def test_T4_rulebook_delivery_example() -> None:
+    # Extra good takes the last vase; deliver 2 anvils; moor path on; take the
+    # chair there, emptying it; deliver 2 vases + 1 chair.
+    state = position(
+        cart="Craigellachie",
+        hand="extra AA:4 moor CVV:5",
+        goods="AAV",
+        villages={"Craigellachie": "V", "Knockando": "C"},
+    )
+    state = play(state, "extra +V", "deliver AA:4", "moor Knockando +C", "deliver CVV:5")
+    player = state.players[0]
+    assert player.goods == goods_of("")
+    assert player.hand == ()
+    assert state.goods_in("Craigellachie") == goods_of("AA")
+    assert state.goods_in("Knockando") == goods_of("CVV")
+    state = end_turn(state)
+    assert [str(c) for c in state.players[0].fulfilled_requests] == ["AA:4", "CVV:5"]
+    check_invariants(state)
+
+
+def test_T5a_special_feed_moves_along_a_route_of_any_kind() -> None:
+    state = position(cart="Knockando", hand="feed", villages={"Dufftown": "P", "Rothes": "A"})
+    moves = {str(m) for m in legal_moves(state)}
+    assert {"feed Dufftown", "feed Dufftown +P", "feed Rothes +A", "feed Craigellachie", "feed Macallan"} <= moves
+    state = play(state, "feed Dufftown +P")
+    assert state.players[0].cart == "Dufftown"
+    assert state.turn.played == (SPECIAL_FEED,)
+    with pytest.raises(IllegalMoveError, match="T5a: seat 0 holds no feed card"):
+        play(state, "feed Knockando")
+
+
+def test_T5b_special_feed_takes_an_extra_good() -> None:
+    state = position(cart="Knockando", hand="feed", villages={"Knockando": "PU"})
+    state = play(state, "feed +U")
+    assert state.goods_in("Knockando") == goods_of("P")
+    assert state.players[0].goods == goods_of("U")
+    with pytest.raises(IllegalMoveError, match="T5b: seat 0 holds no feed card"):
+        play(state, "feed +P")
+
+
+def test_T5c_special_feed_replaces_a_shown_good() -> None:
+    state = position(cart="Knockando", hand="AAA:6 feed feed", goods="AUP", villages={"Knockando": ""})
+    listed = {str(m) for m in legal_moves(state) if isinstance(m, PlayRequest)}
+    assert listed == {"deliver AAA:6 with AUP"}  # two replacements, two feed
+    after = play(state, "deliver AAA:6 with AUP")
+    assert after.players[0].hand == ()
+    assert after.turn.played == cards("AAA:6 feed feed")
+
+
+def test_T5c_replacement_needs_feed_in_hand_and_goods_held() -> None:
+    state = position(cart="Knockando", hand="AAA:6 feed", goods="AUP", villages={"Knockando": ""})
+    request = RequestCard(goods_of("AAA"), 6)
+    with pytest.raises(IllegalMoveError, match="T5c: delivering AUP for AAA:6 replaces 2 goods and needs 2 special feed; seat 0 holds 1"):
+        play_request(state, request, goods_of("AUP"))
+    with pytest.raises(IllegalMoveError, match="T4: seat 0 holds AUP, which does not include AAP"):
+        play_request(state, request, goods_of("AAP"))
+    assert not any(isinstance(m, PlayRequest) for m in legal_moves(state))
+
+
+def test_T5c_decision_delivery_is_the_goods_put_down() -> None:
+    # A substitute may be of a type the card shows elsewhere: AAB delivered as ABB.
+    state = position(cart="Knockando", hand="AAB:5 feed feed", goods="ABB", villages={"Knockando": ""})
+    move = parse_move("deliver AAB:5 with ABB", state)
+    assert isinstance(move, PlayRequest) and move.feed_cost == 1
+    after = apply_move(state, move)
+    assert after.players[0].hand == (SPECIAL_FEED,)
+
+
+def test_T5_rulebook_special_feed_example() -> None:
+    # No bridge card: cross the bridge with feed, take a good; feed again for the
+    # second good; feed a third time to replace an anvil by a pot for "3 anvils".
+    state = position(
+        cart="Craigellachie",
+        hand="feed feed feed AAA:6 trail",
+        goods="A",
+        villages={"Knockando": "AP"},
+    )
+    state = play(state, "feed Knockando +A", "feed +P")
+    assert not state.goods_in("Knockando")
+    assert state.players[0].goods == goods_of("AAP")
+    state = play(state, "deliver AAA:6 with AAP")
+    assert state.goods_in("Knockando") == goods_of("AAP")
+    state = end_turn(state)
+    player = state.players[0]
+    assert player.hand == cards("trail")
+    assert player.feed_used == 3
+    assert [str(c) for c in player.fulfilled_requests] == ["AAA:6"]
+
+
+def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
+    state = position(
+        cart="Knockando", hand="moor extra feed AA:4", goods="AA", villages={"Knockando": "", "Craigellachie": "B"}
+    )
+    discard_before = state.discard_pile
+    state = play(state, "deliver AA:4", "moor Craigellachie +B", "feed Knockando", "extra +A")
+    state = end_turn(state)
+    assert state.discard_pile == discard_before + cards("moor extra")
+    assert state.players[0].value_pile == cards("AA:4 feed")
+    assert state.turn.played == ()
+
+
+@pytest.mark.parametrize(
+    ("held", "discard", "kept", "to_value"),
+    [
+        ("trail bridge extra AA:4", "", "trail bridge extra AA:4", 0),
+        ("trail bridge extra AA:4 BB:4 feed", "trail AA:4", "bridge extra BB:4 feed", 0),
+        ("trail feed feed feed feed", "trail", "feed feed feed feed", 0),
+        ("trail extra feed feed feed feed feed feed", "trail extra", "feed feed feed feed", 2),
+    ],
+)
+def test_T7_hand_limit(held: str, discard: str, kept: str, to_value: int) -> None:
+    state = position(hand=held)
+    required = len(cards(discard))
+    ends = [m for m in legal_moves(state) if isinstance(m, EndTurn)]
+    assert all(len(m.discard) == required for m in ends)
+    assert EndTurn(cards(discard)) in ends
+    after = end_turn(state, cards(discard))
+    assert after.players[0].hand == hand(kept)
+    assert after.players[0].feed_used == to_value
+    assert len(after.players[0].hand) <= 4
+
+
+def test_T7_exactly_the_surplus_never_feed() -> None:
+    state = position(hand="trail bridge extra AA:4 BB:4 feed")
+    with pytest.raises(IllegalMoveError, match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 3"):
+        end_turn(state, cards("trail bridge extra"))
+    with pytest.raises(IllegalMoveError, match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 1"):
+        end_turn(state, cards("trail"))
+    with pytest.raises(IllegalMoveError, match="T7: special feed is never discarded"):
+        end_turn(state, cards("trail feed"))
+    with pytest.raises(IllegalMoveError, match="T7: seat 0 cannot discard 1 ferry card"):
+        end_turn(state, cards("trail ferry"))
+    small = position(hand="trail bridge")
+    with pytest.raises(IllegalMoveError, match="must discard exactly 0, not 1"):
+        end_turn(small, cards("trail"))
+
+
+def test_T7_discard_order_does_not_matter() -> None:
+    state = position(hand="trail bridge extra AA:4 BB:4 feed")
+    one = apply_move(state, EndTurn(cards("AA:4 trail")))
+    other = apply_move(state, EndTurn(cards("trail AA:4")))
+    assert one == other
+    assert EndTurn(cards("AA:4 trail")) == EndTurn(cards("trail AA:4"))
+
+
+def test_T8_unplayed_cards_stay_in_hand_for_later_rounds() -> None:
+    state = position(players=2, seat=0, hand="ferry AB:3")
+    state = play(state, "end")
+    assert state.players[0].hand == cards("ferry AB:3")
+    state = play(state, "end")  # seat 1 ends round 1
+    assert state.round == 2
+    assert state.players[0].hand == cards("ferry AB:3")
