@@ -68,9 +68,7 @@ def position(
         if missing:
             raise ValueError(f"the game has no more {dict(missing)}")
         pool.subtract(chosen)
-        new_players[s] = attrs.evolve(
-            new_players[s], hand=tuple(sorted(chosen, key=card_sort_key))
-        )
+        new_players[s] = attrs.evolve(new_players[s], hand=tuple(sorted(chosen, key=card_sort_key)))
     player_goods = Goods.parse(goods)
     fixed = {base.board.index(name): Goods.parse(text) for name, text in villages.items()}
     left = [8 - player_goods.counts[g] - sum(v.counts[g] for v in fixed.values()) for g in range(6)]
@@ -131,5 +129,3 @@ def total_cards(state: GameState) -> Counter[Card]:
 def goods_of(text: str) -> Goods:
     """Goods from their letters."""
     return Goods.parse(text)
-
-

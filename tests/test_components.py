@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, deque
 from pathlib import Path
 
@@ -56,7 +57,9 @@ def test_C3_starting_set_is_request_route_feed_leaving_its_village() -> None:
 def test_C3_a_starting_route_that_cannot_leave_is_refused(tmp_path: Path) -> None:
     text = (DATA / "cards.toml").read_text()
     # Aberlour is left by trails and bridges only.
-    broken = text.replace('village = "Aberlour"\nroute = "trail"', 'village = "Aberlour"\nroute = "moor"')
+    broken = text.replace(
+        'village = "Aberlour"\nroute = "trail"', 'village = "Aberlour"\nroute = "moor"'
+    )
     assert broken != text
     path = tmp_path / "cards.toml"
     path.write_text(broken)
@@ -132,7 +135,7 @@ def test_C5_default_requests_keep_the_stated_ranges() -> None:
     for request in requests:
         by_size.setdefault(len(request.goods), []).append(request.points)
     sizes = sorted(by_size)
-    for small, large in zip(sizes, sizes[1:], strict=False):
+    for small, large in itertools.pairwise(sizes):
         assert max(by_size[small]) <= min(by_size[large])
         assert sum(by_size[small]) / len(by_size[small]) < sum(by_size[large]) / len(by_size[large])
 
@@ -145,19 +148,37 @@ def test_C4_board_file_round_trip_loads_like_the_default() -> None:
 BAD_BOARDS = [
     ('name = "Aberlour"\n', 'name = "Aber lour"\n', r"villages\[0\]\.name"),
     ('name = "Craigellachie"\nnumber = 5', 'name = "Craigellachie"\nnumber = 6', "add up to 49"),
-    ('name = "Craigellachie"\nnumber = 5', 'name = "Craigellachie"\nnumber = "5"', r"villages\[1\]\.number: expected an integer"),
+    (
+        'name = "Craigellachie"\nnumber = 5',
+        'name = "Craigellachie"\nnumber = "5"',
+        r"villages\[1\]\.number: expected an integer",
+    ),
     ('kind = "trail"', 'kind = "tunnel"', r"routes\[0\]\.kind"),
-    ('between = ["Aberlour", "Craigellachie"]', 'between = ["Aberlour", "Atlantis"]', r"routes\[0\]\.between: 'Atlantis'"),
+    (
+        'between = ["Aberlour", "Craigellachie"]',
+        'between = ["Aberlour", "Atlantis"]',
+        r"routes\[0\]\.between: 'Atlantis'",
+    ),
     ('between = ["Aberlour", "Craigellachie"]', 'between = ["Aberlour"]', r"routes\[0\]\.between"),
-    ('start_villages = [', 'start_villages = ["Macallan", ', "start_villages: expected 4"),
-    ('[[villages]]\nname = "Macallan"\n', '[[villages]]\nname = "Macallan"\ncolour = "red"\n', r"villages\[16\]\.colour: unknown field"),
-    ('[[villages]]\nname = "Macallan"\n', '[[villages]]\nname = "aberlour"\n', r"villages\[16\]\.name: 'aberlour' repeats villages\[0\]"),
+    ("start_villages = [", 'start_villages = ["Macallan", ', "start_villages: expected 4"),
+    (
+        '[[villages]]\nname = "Macallan"\n',
+        '[[villages]]\nname = "Macallan"\ncolour = "red"\n',
+        r"villages\[16\]\.colour: unknown field",
+    ),
+    (
+        '[[villages]]\nname = "Macallan"\n',
+        '[[villages]]\nname = "aberlour"\n',
+        r"villages\[16\]\.name: 'aberlour' repeats villages\[0\]",
+    ),
     ("[[routes]]", "[[routes]", "not valid TOML"),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "message"), BAD_BOARDS)
-def test_C4_bad_board_file_names_file_and_field(tmp_path: Path, old: str, new: str, message: str) -> None:
+def test_C4_bad_board_file_names_file_and_field(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
     text = (DATA / "board.toml").read_text()
     assert old in text
     path = tmp_path / "myboard.toml"
@@ -170,7 +191,11 @@ def test_C4_bad_board_file_names_file_and_field(tmp_path: Path, old: str, new: s
 def test_C4_disconnected_board_is_refused(tmp_path: Path) -> None:
     text = (DATA / "board.toml").read_text()
     # Cut every route touching Macallan but keep one between its neighbours.
-    kept = [block for block in text.split("[[routes]]") if "Macallan" not in block or "villages" in block]
+    kept = [
+        block
+        for block in text.split("[[routes]]")
+        if "Macallan" not in block or "villages" in block
+    ]
     path = tmp_path / "cut.toml"
     path.write_text("[[routes]]".join(kept))
     with pytest.raises(FormatError, match="no route leaves Macallan"):
@@ -179,17 +204,27 @@ def test_C4_disconnected_board_is_refused(tmp_path: Path) -> None:
 
 BAD_CARDS = [
     ("trail = 11", "trail = 10", r"routes\.trail: expected 11 to 11"),
-    ('goods = "AA"\npoints = 4', 'goods = "AX"\npoints = 4', r"requests\[0\]\.goods: expected a good"),
+    (
+        'goods = "AA"\npoints = 4',
+        'goods = "AX"\npoints = 4',
+        r"requests\[0\]\.goods: expected a good",
+    ),
     ('goods = "AA"\npoints = 4', 'goods = "AA"\npoints = -1', r"requests\[0\]\.points"),
     ('goods = "AA"\npoints = 4', 'goods = "AA"', r"requests\[0\]\.points: missing"),
     ("special_feed = 24", "special_feed = 25", "special_feed"),
     ('route = "trail"', 'route = "canal"', r"starting_sets\[0\]\.route"),
-    ('village = "Dufftown"', 'village = "Aberlour"', r"starting_sets\[1\]\.village: 'Aberlour' already"),
+    (
+        'village = "Dufftown"',
+        'village = "Aberlour"',
+        r"starting_sets\[1\]\.village: 'Aberlour' already",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "message"), BAD_CARDS)
-def test_C2_bad_cards_file_names_file_and_field(tmp_path: Path, old: str, new: str, message: str) -> None:
+def test_C2_bad_cards_file_names_file_and_field(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
     text = (DATA / "cards.toml").read_text()
     assert old in text
     path = tmp_path / "mycards.toml"

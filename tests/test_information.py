@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from troedler import Phase, TakePile, apply_move, end_turn, new_game
 from tests.helpers import cards, play, position
+from troedler import Phase, TakePile, apply_move, end_turn, new_game
 
 
 def test_I1_every_laid_card_and_every_played_card_is_recorded_in_order() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from tests.helpers import cards, play, position
 from troedler import (
     DiscardPile,
     EndTurn,
@@ -18,7 +19,6 @@ from troedler import (
     legal_moves,
     new_game,
 )
-from tests.helpers import cards, play, position
 
 
 def test_R1_three_phases_in_order() -> None:
@@ -38,7 +38,9 @@ def test_R1_three_phases_in_order() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_R2_piles_are_laid_in_layers_of_one_card_each(players: int) -> None:
     state = new_game(players, seed=4)
-    before = attrs.evolve(state, dealer_piles=(), game_round_pile=state.game_round_pile + _laid(state))
+    before = attrs.evolve(
+        state, dealer_piles=(), game_round_pile=state.game_round_pile + _laid(state)
+    )
     formed = form_piles(before)
     assert formed == state
     deck = before.game_round_pile
@@ -176,7 +178,7 @@ def test_R5_turns_start_with_the_dealer_and_go_clockwise() -> None:
     seen = []
     while state.round == 1:
         seen.append(state.current_player)
-        state = apply_move(state, [m for m in legal_moves(state) if isinstance(m, EndTurn)][0])
+        state = apply_move(state, next(m for m in legal_moves(state) if isinstance(m, EndTurn)))
     assert seen == [1, 2, 0]
 
 

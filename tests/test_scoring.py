@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from tests.helpers import cards, goods_of, play, position
 from troedler import (
     ConfigurationError,
     Phase,
@@ -14,7 +15,6 @@ from troedler import (
     outcome,
     score,
 )
-from tests.helpers import cards, goods_of, play, position
 
 IVY = Tally(feed_used=4, goods_held=5, request_points=(7, 6, 5, 3))
 JACK = Tally(feed_used=5, goods_held=1, request_points=(6, 5, 4, 3, 3))
@@ -36,7 +36,14 @@ def _with_fulfilled(state, seat, count):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(("players", "threshold"), [(2, 7), (3, 6), (4, 5)])
 def test_E1_game_ends_at_round_end_after_the_threshold(players: int, threshold: int) -> None:
-    state = position(players=players, seat=0, hand="AA:4", goods="AA", villages={"Knockando": ""}, cart="Knockando")
+    state = position(
+        players=players,
+        seat=0,
+        hand="AA:4",
+        goods="AA",
+        villages={"Knockando": ""},
+        cart="Knockando",
+    )
     state = _with_fulfilled(state, 0, threshold - 1)
     state = play(state, "deliver AA:4", "end")
     assert len(state.players[0].fulfilled_requests) == threshold
@@ -124,11 +131,16 @@ def test_E_scoring_refuses_impossible_tallies() -> None:
 
 
 def test_E_outcome_of_a_finished_game_reads_the_value_piles() -> None:
-    state = position(players=2, seat=0, hand="AA:4 feed", goods="AAU", villages={"Knockando": ""}, cart="Knockando")
-    state = play(state, "deliver AA:4 with AU")
-    state = attrs.evolve(
-        play(state, "end"), phase=Phase.GAME_OVER, current_player=None
+    state = position(
+        players=2,
+        seat=0,
+        hand="AA:4 feed",
+        goods="AAU",
+        villages={"Knockando": ""},
+        cart="Knockando",
     )
+    state = play(state, "deliver AA:4 with AU")
+    state = attrs.evolve(play(state, "end"), phase=Phase.GAME_OVER, current_player=None)
     result = outcome(state)
     assert result.tallies[0] == Tally(feed_used=1, goods_held=1, request_points=(4,))
     assert state.players[0].value_pile == cards("AA:4 feed")

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from tests.helpers import total_cards
 from troedler import (
     SPECIAL_FEED,
     ConfigurationError,
@@ -17,7 +18,6 @@ from troedler import (
     default_cards,
     new_game,
 )
-from tests.helpers import total_cards
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

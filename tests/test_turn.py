@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import cards, goods_of, hand, play, position
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
@@ -24,14 +25,15 @@ from troedler import (
     play_request,
     play_route,
 )
-from tests.helpers import cards, goods_of, hand, play, position
 
 # On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
 
 
 def test_T1_several_cards_in_one_turn_carried_out_at_once() -> None:
-    state = position(cart="Aberlour", hand="trail moor extra", villages={"Craigellachie": "AB", "Knockando": "C"})
+    state = position(
+        cart="Aberlour", hand="trail moor extra", villages={"Craigellachie": "AB", "Knockando": "C"}
+    )
     state = play(state, "trail Craigellachie +A")
     assert state.players[0].cart == "Craigellachie"
     assert state.goods_in("Craigellachie") == goods_of("B")
@@ -133,14 +135,19 @@ def test_T4_decision_one_request_per_village_per_turn() -> None:
     )
     state = play(state, "deliver AA:4", "extra +A", "extra +A")
     assert not state.goods_in("Knockando")
-    with pytest.raises(IllegalMoveError, match="T4: seat 0 already fulfilled a goods request in Knockando"):
+    with pytest.raises(
+        IllegalMoveError, match="T4: seat 0 already fulfilled a goods request in Knockando"
+    ):
         play(state, "deliver BB:4")
     assert not any(isinstance(m, PlayRequest) for m in legal_moves(state))
 
 
 def test_T4_deliveries_to_several_villages_in_one_turn() -> None:
     state = position(
-        cart="Knockando", hand="AA:4 BB:4 moor", goods="AABB", villages={"Knockando": "", "Craigellachie": ""}
+        cart="Knockando",
+        hand="AA:4 BB:4 moor",
+        goods="AABB",
+        villages={"Knockando": "", "Craigellachie": ""},
     )
     state = play(state, "deliver AA:4", "moor Craigellachie", "deliver BB:4")
     assert state.turn.delivered_to == ("Knockando", "Craigellachie")
@@ -170,7 +177,13 @@ def test_T4_rulebook_delivery_example() -> None:
 def test_T5a_special_feed_moves_along_a_route_of_any_kind() -> None:
     state = position(cart="Knockando", hand="feed", villages={"Dufftown": "P", "Rothes": "A"})
     moves = {str(m) for m in legal_moves(state)}
-    assert {"feed Dufftown", "feed Dufftown +P", "feed Rothes +A", "feed Craigellachie", "feed Macallan"} <= moves
+    assert {
+        "feed Dufftown",
+        "feed Dufftown +P",
+        "feed Rothes +A",
+        "feed Craigellachie",
+        "feed Macallan",
+    } <= moves
     state = play(state, "feed Dufftown +P")
     assert state.players[0].cart == "Dufftown"
     assert state.turn.played == (SPECIAL_FEED,)
@@ -188,7 +201,9 @@ def test_T5b_special_feed_takes_an_extra_good() -> None:
 
 
 def test_T5c_special_feed_replaces_a_shown_good() -> None:
-    state = position(cart="Knockando", hand="AAA:6 feed feed", goods="AUP", villages={"Knockando": ""})
+    state = position(
+        cart="Knockando", hand="AAA:6 feed feed", goods="AUP", villages={"Knockando": ""}
+    )
     listed = {str(m) for m in legal_moves(state) if isinstance(m, PlayRequest)}
     assert listed == {"deliver AAA:6 with AUP"}  # two replacements, two feed
     after = play(state, "deliver AAA:6 with AUP")
@@ -199,7 +214,11 @@ def test_T5c_special_feed_replaces_a_shown_good() -> None:
 def test_T5c_replacement_needs_feed_in_hand_and_goods_held() -> None:
     state = position(cart="Knockando", hand="AAA:6 feed", goods="AUP", villages={"Knockando": ""})
     request = RequestCard(goods_of("AAA"), 6)
-    with pytest.raises(IllegalMoveError, match="T5c: delivering AUP for AAA:6 replaces 2 goods and needs 2 special feed; seat 0 holds 1"):
+    with pytest.raises(
+        IllegalMoveError,
+        match="T5c: delivering AUP for AAA:6 replaces 2 goods and needs 2 special feed; "
+        "seat 0 holds 1",
+    ):
         play_request(state, request, goods_of("AUP"))
     with pytest.raises(IllegalMoveError, match="T4: seat 0 holds AUP, which does not include AAP"):
         play_request(state, request, goods_of("AAP"))
@@ -208,7 +227,9 @@ def test_T5c_replacement_needs_feed_in_hand_and_goods_held() -> None:
 
 def test_T5c_decision_delivery_is_the_goods_put_down() -> None:
     # A substitute may be of a type the card shows elsewhere: AAB delivered as ABB.
-    state = position(cart="Knockando", hand="AAB:5 feed feed", goods="ABB", villages={"Knockando": ""})
+    state = position(
+        cart="Knockando", hand="AAB:5 feed feed", goods="ABB", villages={"Knockando": ""}
+    )
     move = parse_move("deliver AAB:5 with ABB", state)
     assert isinstance(move, PlayRequest) and move.feed_cost == 1
     after = apply_move(state, move)
@@ -238,7 +259,10 @@ def test_T5_rulebook_special_feed_example() -> None:
 
 def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
     state = position(
-        cart="Knockando", hand="moor extra feed AA:4", goods="AA", villages={"Knockando": "", "Craigellachie": "B"}
+        cart="Knockando",
+        hand="moor extra feed AA:4",
+        goods="AA",
+        villages={"Knockando": "", "Craigellachie": "B"},
     )
     discard_before = state.discard_pile
     state = play(state, "deliver AA:4", "moor Craigellachie +B", "feed Knockando", "extra +A")
@@ -271,9 +295,15 @@ def test_T7_hand_limit(held: str, discard: str, kept: str, to_value: int) -> Non
 
 def test_T7_exactly_the_surplus_never_feed() -> None:
     state = position(hand="trail bridge extra AA:4 BB:4 feed")
-    with pytest.raises(IllegalMoveError, match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 3"):
+    with pytest.raises(
+        IllegalMoveError,
+        match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 3",
+    ):
         end_turn(state, cards("trail bridge extra"))
-    with pytest.raises(IllegalMoveError, match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 1"):
+    with pytest.raises(
+        IllegalMoveError,
+        match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 1",
+    ):
         end_turn(state, cards("trail"))
     with pytest.raises(IllegalMoveError, match="T7: special feed is never discarded"):
         end_turn(state, cards("trail feed"))
