@@ -113,19 +113,6 @@ def play(state: GameState, *moves: str) -> GameState:
     return state
 
 
-def total_cards(state: GameState) -> Counter[Card]:
-    """Every card of the state, wherever it lies."""
-    counter: Counter[Card] = Counter(state.game_round_pile)
-    counter.update(state.discard_pile)
-    counter.update(state.turn.played)
-    for pile in state.dealer_piles:
-        counter.update(pile or ())
-    for player in state.players:
-        counter.update(player.hand)
-        counter.update(player.value_pile)
-    return counter
-
-
 def goods_of(text: str) -> Goods:
     """Goods from their letters."""
     return Goods.parse(text)

@@ -55,14 +55,9 @@ def test_C3_starting_set_is_request_route_feed_leaving_its_village() -> None:
 
 
 def test_C3_a_starting_route_that_cannot_leave_is_refused(tmp_path: Path) -> None:
-    text = (DATA / "cards.toml").read_text()
     # Aberlour is left by trails and bridges only.
-    broken = text.replace(
-        'village = "Aberlour"\nroute = "trail"', 'village = "Aberlour"\nroute = "moor"'
-    )
-    assert broken != text
-    path = tmp_path / "cards.toml"
-    path.write_text(broken)
+    old = 'village = "Aberlour"\nroute = "trail"'
+    path = _edited_copy(tmp_path, "cards.toml", old, old.replace("trail", "moor"))
     with pytest.raises(ConfigurationError, match="C3: the starting set of Aberlour"):
         new_game(4, seed=1, cards=load_cards(path))
 
@@ -175,16 +170,21 @@ BAD_BOARDS = [
 ]
 
 
+def _edited_copy(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    """A copy of the default data file ``name`` with ``old`` replaced by ``new``."""
+    text = (DATA / name).read_text()
+    assert old in text
+    path = tmp_path / f"my{name}"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
 @pytest.mark.parametrize(("old", "new", "message"), BAD_BOARDS)
 def test_C4_bad_board_file_names_file_and_field(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
-    text = (DATA / "board.toml").read_text()
-    assert old in text
-    path = tmp_path / "myboard.toml"
-    path.write_text(text.replace(old, new, 1))
     with pytest.raises(FormatError, match=message) as info:
-        load_board(path)
+        load_board(_edited_copy(tmp_path, "board.toml", old, new))
     assert "myboard.toml" in str(info.value)
 
 
@@ -225,12 +225,8 @@ BAD_CARDS = [
 def test_C2_bad_cards_file_names_file_and_field(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
-    text = (DATA / "cards.toml").read_text()
-    assert old in text
-    path = tmp_path / "mycards.toml"
-    path.write_text(text.replace(old, new, 1))
     with pytest.raises(FormatError, match=message) as info:
-        load_cards(path)
+        load_cards(_edited_copy(tmp_path, "cards.toml", old, new))
     assert "mycards.toml" in str(info.value)
 
 

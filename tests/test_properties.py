@@ -9,7 +9,6 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import total_cards
 from troedler import (
     DiscardPile,
     EndTurn,
@@ -35,6 +34,7 @@ from troedler import (
     parse_move,
 )
 from troedler.cli.simple import choose_simple_move
+from troedler.state import cards_in_state
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -73,10 +73,10 @@ def reachable_states(draw: st.DrawFn) -> GameState:
 @given(walks)
 def test_every_move_conserves_goods_and_cards(path: list[tuple[GameState, Move]]) -> None:
     first = path[0][0]
-    expected_cards = total_cards(first)
+    expected_cards = cards_in_state(first)
     for (state, move), (after, _next) in itertools.pairwise(path):
         check_invariants(after)
-        assert total_cards(after) == expected_cards
+        assert cards_in_state(after) == expected_cards
         assert (
             sum(len(g) for g in after.village_goods) + sum(len(p.goods) for p in after.players)
             == 48

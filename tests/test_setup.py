@@ -6,7 +6,6 @@ from collections import Counter
 
 import pytest
 
-from tests.helpers import total_cards
 from troedler import (
     SPECIAL_FEED,
     ConfigurationError,
@@ -18,6 +17,7 @@ from troedler import (
     default_cards,
     new_game,
 )
+from troedler.state import cards_in_state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -52,7 +52,7 @@ def test_S2_carts_on_start_villages_and_starting_cards_in_hand(players: int) -> 
         assert len(player.goods) == 0 and player.value_pile == ()
     used = {board.start_village(seat, players) for seat in range(players)}
     unused = [s for s in catalogue.starting_sets if s.village not in used]
-    assert sum(total_cards(state).values()) == catalogue.size - 3 * len(unused)
+    assert sum(cards_in_state(state).values()) == catalogue.size - 3 * len(unused)
 
 
 def test_S3_starting_dealer_is_a_parameter() -> None:

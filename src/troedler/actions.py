@@ -222,9 +222,7 @@ def _take_from_village(
     return there.remove(checked), checked
 
 
-def _play_card(
-    state: GameState, seat: int, player: PlayerState, card: Card, rule: str
-) -> tuple[Card, ...]:
+def _play_card(seat: int, player: PlayerState, card: Card, rule: str) -> tuple[Card, ...]:
     """The hand without ``card``, after checking the player holds it."""
     hand = player.hand
     try:
@@ -273,7 +271,7 @@ def _move_cart(
     state: GameState, kind: RouteKind | None, to: object, take: object, card: Card, rule: str
 ) -> GameState:
     seat, player = _turn_player(state)
-    hand = _play_card(state, seat, player, card, rule)
+    hand = _play_card(seat, player, card, rule)
     if not isinstance(to, str) or not state.board.has_village(to):
         _fail(rule, f"{to!r} is not a village of the board")
     if to not in state.board.neighbours(player.cart, kind):
@@ -312,7 +310,7 @@ def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameS
 
 def _take_extra(state: GameState, good: object, card: Card, rule: str) -> GameState:
     seat, player = _turn_player(state)
-    hand = _play_card(state, seat, player, card, rule)
+    hand = _play_card(seat, player, card, rule)
     village_goods, checked = _take_from_village(state, player.cart, good, rule)
     return _after_card(
         state,
@@ -349,7 +347,7 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
         _fail("T4", f"{request!r} is not a goods request")
     if not isinstance(delivered, Goods):
         _fail("T4", f"{delivered!r} is not goods to deliver")
-    hand = _play_card(state, seat, player, request, "T4")
+    hand = _play_card(seat, player, request, "T4")
     village = player.cart
     there = state.goods_in(village)
     if there:

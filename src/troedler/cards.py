@@ -53,7 +53,7 @@ MAX_REQUEST_POINTS = 20
 class RouteCard:
     """A route card: moves the cart along one route of its kind (T2)."""
 
-    kind: RouteKind
+    kind: RouteKind = attrs.field(validator=attrs.validators.instance_of(RouteKind))
 
     def __str__(self) -> str:
         return self.kind.value
@@ -79,8 +79,8 @@ class SpecialFeedCard:
 class RequestCard:
     """A goods request (order card): deliver ``goods`` to earn ``points`` (T4, C5)."""
 
-    goods: Goods
-    points: int
+    goods: Goods = attrs.field(validator=attrs.validators.instance_of(Goods))
+    points: int = attrs.field(validator=attrs.validators.instance_of(int))
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"

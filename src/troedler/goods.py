@@ -127,11 +127,11 @@ class Goods:
 
     def __sub__(self, other: Goods) -> Goods:
         """Multiset difference: what is left of these after taking ``other`` away."""
-        return Goods(tuple(max(0, x - y) for x, y in zip(self.counts, other.counts, strict=False)))  # type: ignore[arg-type]
+        return Goods(tuple(max(0, x - y) for x, y in zip(self.counts, other.counts, strict=True)))  # type: ignore[arg-type]
 
     def __le__(self, other: Goods) -> bool:
         """Whether every good here is also in ``other`` (sub-multiset)."""
-        return all(x <= y for x, y in zip(self.counts, other.counts, strict=False))
+        return all(x <= y for x, y in zip(self.counts, other.counts, strict=True))
 
     def __len__(self) -> int:
         return sum(self.counts)

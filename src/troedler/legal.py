@@ -106,7 +106,7 @@ def _deliveries(shown: Goods, held: Goods, feed: int) -> Iterator[Goods]:
     def extend(kind: int, counts: list[int], left: int) -> None:
         if kind == 6:
             if left == 0:
-                cost = sum(max(0, s - c) for s, c in zip(shown.counts, counts, strict=False))
+                cost = sum(max(0, s - c) for s, c in zip(shown.counts, counts, strict=True))
                 if cost <= feed:
                     found.append((cost, tuple(counts)))
             return

@@ -27,7 +27,16 @@ from troedler.errors import TroedlerError
 from troedler.goods import Goods
 from troedler.rules import Rules
 
-__all__ = ["TOTAL_GOODS", "GameState", "Phase", "PlayerState", "Turn", "check_invariants"]
+__all__ = [
+    "TOTAL_GOODS",
+    "GameState",
+    "Phase",
+    "PlayerState",
+    "Turn",
+    "cards_in_play",
+    "cards_in_state",
+    "check_invariants",
+]
 
 TOTAL_GOODS = 48
 
@@ -137,6 +146,19 @@ def cards_in_play(cards: CardCatalogue, board: Board, num_players: int) -> Count
     return counter
 
 
+def cards_in_state(state: GameState) -> Counter[Card]:
+    """Every card of ``state``, wherever it lies: piles, hands, value piles, the turn."""
+    counter: Counter[Card] = Counter(state.game_round_pile)
+    counter.update(state.discard_pile)
+    counter.update(state.turn.played)
+    for pile in state.dealer_piles:
+        counter.update(pile or ())
+    for player in state.players:
+        counter.update(player.hand)
+        counter.update(player.value_pile)
+    return counter
+
+
 def check_invariants(state: GameState) -> None:
     """Raise :class:`TroedlerError` if ``state`` breaks a whole-state invariant.
 
@@ -159,14 +181,8 @@ def _problems(state: GameState) -> list[str]:
     goods = sum(len(g) for g in state.village_goods) + sum(len(p.goods) for p in state.players)
     if goods != TOTAL_GOODS:
         problems.append(f"{goods} goods in the game, not {TOTAL_GOODS}")
-    places: Counter[Card] = Counter(state.game_round_pile)
-    places.update(state.discard_pile)
-    places.update(state.turn.played)
-    for pile in state.dealer_piles:
-        places.update(pile or ())
+    places = cards_in_state(state)
     for player in state.players:
-        places.update(player.hand)
-        places.update(player.value_pile)
         if not state.board.has_village(player.cart):
             problems.append(f"a cart stands on unknown village {player.cart!r}")
     expected = cards_in_play(state.cards, state.board, n)
