@@ -81,6 +81,9 @@ def test_every_move_conserves_goods_and_cards(path: list[tuple[GameState, Move]]
             sum(len(g) for g in after.village_goods) + sum(len(p.goods) for p in after.players)
             == 48
         )
+        counts = [n for g in after.village_goods for n in g.counts]
+        counts += [n for p in after.players for n in p.goods.counts]
+        assert min(counts) >= 0
         for before_player, after_player in zip(state.players, after.players, strict=True):
             assert len(after_player.fulfilled_requests) >= len(before_player.fulfilled_requests)
             assert after_player.feed_used >= before_player.feed_used

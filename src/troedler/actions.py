@@ -245,6 +245,8 @@ def _after_card(
     village_goods: Goods | None = None,
     delivered_to: str | None = None,
 ) -> GameState:
+    """The state after ``seat`` played ``played``: what changed is passed in,
+    everything else is shared with ``state``."""
     new_player = attrs.evolve(
         player,
         hand=hand,
