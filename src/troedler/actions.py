@@ -277,7 +277,7 @@ def _move_cart(
     if not isinstance(to, str) or not state.board.has_village(to):
         _fail(rule, f"{to!r} is not a village of the board")
     if to not in state.board.neighbours(player.cart, kind):
-        how = f"no {kind.value}" if kind is not None else "no route"
+        how = f"no {kind.code}" if kind is not None else "no route"
         _fail(rule, f"{how} leads from {player.cart} to {to}")
     if take is None:
         return _after_card(state, seat, player, (card,), hand=hand, cart=to)

@@ -21,6 +21,7 @@ from troedler.errors import ConfigurationError, FormatError, NotationError
 __all__ = [
     "NUM_START_VILLAGES",
     "NUM_VILLAGES",
+    "ROUTE_WORDS",
     "TOTAL_VILLAGE_NUMBERS",
     "Board",
     "Route",
@@ -37,28 +38,31 @@ TOTAL_VILLAGE_NUMBERS = 48
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9'-]*\Z")
 
 
-class RouteKind(enum.Enum):
-    """The four kinds of route (C2, C4); the value is the notation word."""
+ROUTE_WORDS = ("trail", "bridge", "ferry", "moor")
+"""The notation word of each route kind, in :class:`RouteKind` order."""
 
-    MOUNTAIN_TRAIL = "trail"
-    BRIDGE = "bridge"
-    FERRY = "ferry"
-    MOOR_PATH = "moor"
+
+class RouteKind(enum.IntEnum):
+    """The four kinds of route (C2, C4)."""
+
+    MOUNTAIN_TRAIL = 0
+    BRIDGE = 1
+    FERRY = 2
+    MOOR_PATH = 3
 
     @property
     def code(self) -> str:
         """The notation word: ``trail``, ``bridge``, ``ferry`` or ``moor``."""
-        return self.value
+        return ROUTE_WORDS[self]
 
     @classmethod
     def parse(cls, text: str) -> RouteKind:
-        """The route kind named by its notation word or enum name."""
+        """The route kind named by its notation word or enum name (any case)."""
         key = text.strip().lower()
         for kind in cls:
-            if key in (kind.value, kind.name.lower()):
+            if key in (ROUTE_WORDS[kind], kind.name.lower()):
                 return kind
-        words = ", ".join(kind.value for kind in cls)
-        raise NotationError(f"expected a route kind ({words}), got {text!r}")
+        raise NotationError(f"expected a route kind ({', '.join(ROUTE_WORDS)}), got {text!r}")
 
 
 @attrs.frozen
@@ -81,7 +85,7 @@ class Route:
     kind: RouteKind
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Board:
     """The map: villages, routes, and the start villages in seat-colour order.
 
@@ -94,7 +98,7 @@ class Board:
     routes: tuple[Route, ...]
     start_villages: tuple[str, ...]
     _index: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
-    _neighbours: dict[tuple[str, RouteKind | None], tuple[str, ...]] = attrs.field(
+    _targets: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(
         init=False, eq=False, repr=False
     )
 
@@ -103,17 +107,16 @@ class Board:
         if problem is not None:
             raise ConfigurationError(f"board {problem[0]}: {problem[1]}")
         index = {village.name: i for i, village in enumerate(self.villages)}
-        neighbours: dict[tuple[str, RouteKind | None], set[str]] = {}
+        # targets[v][k]: villages one route of kind k away from v; targets[v][4]: any kind.
+        linked: list[list[set[int]]] = [[set() for _ in range(5)] for _ in self.villages]
         for route in self.routes:
-            a, b = route.ends
+            a, b = index[route.ends[0]], index[route.ends[1]]
             for here, there in ((a, b), (b, a)):
-                neighbours.setdefault((here, route.kind), set()).add(there)
-                neighbours.setdefault((here, None), set()).add(there)
+                linked[here][route.kind].add(there)
+                linked[here][4].add(there)
         object.__setattr__(self, "_index", index)
         object.__setattr__(
-            self,
-            "_neighbours",
-            {key: tuple(sorted(ends, key=index.__getitem__)) for key, ends in neighbours.items()},
+            self, "_targets", tuple(tuple(tuple(sorted(s)) for s in row) for row in linked)
         )
 
     def index(self, village: str) -> int:
@@ -140,11 +143,17 @@ class Board:
         Each neighbour is listed once, in board order, however many routes
         lead there.
         """
-        return self._neighbours.get((village, kind), ())
+        row = self._targets[self._index[village]]
+        return tuple(self.villages[i].name for i in row[4 if kind is None else kind])
+
+    def targets(self, village: int, kind: RouteKind | None = None) -> tuple[int, ...]:
+        """Like :meth:`neighbours`, by position in :attr:`villages`."""
+        return self._targets[village][4 if kind is None else kind]
 
     def route_kinds(self, village: str) -> frozenset[RouteKind]:
         """The kinds of route that leave ``village``."""
-        return frozenset(kind for kind in RouteKind if self._neighbours.get((village, kind)))
+        row = self._targets[self._index[village]]
+        return frozenset(kind for kind in RouteKind if row[kind])
 
     def start_village(self, seat: int, num_players: int) -> str:
         """The start village of ``seat`` in a game of ``num_players`` (S2).

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import ClassVar
 
 import attrs
 
@@ -26,6 +27,7 @@ from troedler.goods import Goods
 
 __all__ = [
     "EXTRA_GOOD",
+    "ROUTE_CARDS",
     "SPECIAL_FEED",
     "Card",
     "CardCatalogue",
@@ -49,38 +51,55 @@ MAX_REQUEST_GOODS = 8
 MAX_REQUEST_POINTS = 20
 
 
-@attrs.frozen
+SortKey = tuple[int, int, tuple[int, ...], int]
+
+
+@attrs.frozen(cache_hash=True)
 class RouteCard:
     """A route card: moves the cart along one route of its kind (T2)."""
 
     kind: RouteKind = attrs.field(validator=attrs.validators.instance_of(RouteKind))
+    sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
+
+    @sort_key.default
+    def _sort_key(self) -> SortKey:
+        return (0, int(self.kind), (), 0)
 
     def __str__(self) -> str:
-        return self.kind.value
+        return self.kind.code
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ExtraGoodCard:
     """The extra good (+1) card: take one more good where the cart is (T3)."""
+
+    sort_key: ClassVar[SortKey] = (1, 0, (), 0)
 
     def __str__(self) -> str:
         return "extra"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class SpecialFeedCard:
     """Special feed: one move, one good or one substitution (T5); damage once used."""
+
+    sort_key: ClassVar[SortKey] = (2, 0, (), 0)
 
     def __str__(self) -> str:
         return "feed"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class RequestCard:
     """A goods request (order card): deliver ``goods`` to earn ``points`` (T4, C5)."""
 
     goods: Goods = attrs.field(validator=attrs.validators.instance_of(Goods))
     points: int = attrs.field(validator=attrs.validators.instance_of(int))
+    sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
+
+    @sort_key.default
+    def _sort_key(self) -> SortKey:
+        return (3, len(self.goods), tuple(-n for n in self.goods.counts), self.points)
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"
@@ -95,22 +114,18 @@ EXTRA_GOOD = ExtraGoodCard()
 SPECIAL_FEED = SpecialFeedCard()
 """The special feed card."""
 
-_ROUTE_ORDER = {kind: i for i, kind in enumerate(RouteKind)}
+ROUTE_CARDS = tuple(RouteCard(kind) for kind in RouteKind)
+"""The route card of each kind, in :class:`RouteKind` order. Games hold these
+very objects, so finding a card in a hand is an identity check."""
 
 
-def card_sort_key(card: Card) -> tuple[int, int, tuple[int, ...], int]:
+def card_sort_key(card: Card) -> SortKey:
     """The order in which hands and notation list cards.
 
     Routes (trail, bridge, ferry, moor), then extra goods, special feed, and
     goods requests by size, goods and points.
     """
-    if isinstance(card, RouteCard):
-        return (0, _ROUTE_ORDER[card.kind], (), 0)
-    if isinstance(card, ExtraGoodCard):
-        return (1, 0, (), 0)
-    if isinstance(card, SpecialFeedCard):
-        return (2, 0, (), 0)
-    return (3, len(card.goods), tuple(-n for n in card.goods.counts), card.points)
+    return card.sort_key
 
 
 def parse_card(text: str) -> Card:
@@ -127,7 +142,7 @@ def parse_card(text: str) -> Card:
             raise NotationError(f"expected a goods request like AAB:5, got {text!r}")
         return RequestCard(Goods.parse(goods_text), int(points_text))
     try:
-        return RouteCard(RouteKind.parse(word))
+        return ROUTE_CARDS[RouteKind.parse(word)]
     except NotationError:
         raise NotationError(
             "expected a card (trail, bridge, ferry, moor, extra, feed, or a goods "
@@ -146,7 +161,7 @@ class StartingSet:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The set's goods request, route card and special feed."""
-        return (self.request, RouteCard(self.route), SPECIAL_FEED)
+        return (self.request, ROUTE_CARDS[self.route], SPECIAL_FEED)
 
 
 @attrs.frozen
@@ -194,11 +209,11 @@ def _cards_from_toml(source: str, data: object) -> CardCatalogue:
     top = Fields(source, "", data)
     top.only("routes", "requests", "special_feed", "extra_goods", "starting_sets")
     route_counts = top.table_at("routes")
-    route_counts.only(*(kind.value for kind in RouteKind))
+    route_counts.only(*(kind.code for kind in RouteKind))
     routes: list[RouteCard] = []
     for kind in RouteKind:
-        count = route_counts.integer(kind.value, ROUTES_PER_KIND, ROUTES_PER_KIND)
-        routes.extend(RouteCard(kind) for _ in range(count))
+        count = route_counts.integer(kind.code, ROUTES_PER_KIND, ROUTES_PER_KIND)
+        routes.extend(ROUTE_CARDS[kind] for _ in range(count))
     requests = tuple(_request(entry) for entry in top.tables("requests"))
     if len(requests) != NUM_REQUESTS:
         raise top.error(

@@ -77,6 +77,13 @@ class Goods:
     counts: tuple[int, int, int, int, int, int] = attrs.field(
         default=_EMPTY_COUNTS, validator=_check_counts
     )
+    _size: int = attrs.field(init=False, eq=False, repr=False)
+    _kinds: tuple[Good, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Goods are read far more often than made: keep the derived facts.
+        object.__setattr__(self, "_size", sum(self.counts))
+        object.__setattr__(self, "_kinds", tuple(g for g in _ALL_GOODS if self.counts[g]))
 
     @classmethod
     def of(cls, goods: Iterable[Good]) -> Goods:
@@ -84,7 +91,7 @@ class Goods:
         counts = [0] * 6
         for good in goods:
             counts[Good(good)] += 1
-        return cls(tuple(counts))  # type: ignore[arg-type]
+        return _interned(tuple(counts))
 
     @classmethod
     def parse(cls, text: str) -> Goods:
@@ -100,13 +107,13 @@ class Goods:
 
     def kinds(self) -> tuple[Good, ...]:
         """The distinct goods present, in :class:`Good` order."""
-        return tuple(good for good in _ALL_GOODS if self.counts[good])
+        return self._kinds
 
     def add(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` more of ``good``."""
         counts = list(self.counts)
         counts[good] += number
-        return Goods(tuple(counts))  # type: ignore[arg-type]
+        return _interned(tuple(counts))
 
     def remove(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` fewer of ``good``; ValueError if too few."""
@@ -114,30 +121,41 @@ class Goods:
         counts[good] -= number
         if counts[good] < 0:
             raise ValueError(f"not enough {good.name.lower()} to remove")
-        return Goods(tuple(counts))  # type: ignore[arg-type]
+        return _interned(tuple(counts))
 
     def __add__(self, other: Goods) -> Goods:
         a, b = self.counts, other.counts
-        return Goods((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]))
+        return _interned(
+            (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+        )
 
     def __or__(self, other: Goods) -> Goods:
         """Multiset union: of each good, as many as the larger of the two has."""
         pairs = zip(self.counts, other.counts, strict=True)
-        return Goods(tuple(max(x, y) for x, y in pairs))  # type: ignore[arg-type]
+        return _interned(tuple(max(x, y) for x, y in pairs))
 
     def __sub__(self, other: Goods) -> Goods:
         """Multiset difference: what is left of these after taking ``other`` away."""
-        return Goods(tuple(max(0, x - y) for x, y in zip(self.counts, other.counts, strict=True)))  # type: ignore[arg-type]
+        pairs = zip(self.counts, other.counts, strict=True)
+        return _interned(tuple(max(0, x - y) for x, y in pairs))
 
     def __le__(self, other: Goods) -> bool:
         """Whether every good here is also in ``other`` (sub-multiset)."""
-        return all(x <= y for x, y in zip(self.counts, other.counts, strict=True))
+        a, b = self.counts, other.counts
+        return (
+            a[0] <= b[0]
+            and a[1] <= b[1]
+            and a[2] <= b[2]
+            and a[3] <= b[3]
+            and a[4] <= b[4]
+            and a[5] <= b[5]
+        )
 
     def __len__(self) -> int:
-        return sum(self.counts)
+        return self._size
 
     def __bool__(self) -> bool:
-        return self.counts != _EMPTY_COUNTS
+        return self._size != 0
 
     def __iter__(self) -> Iterator[Good]:
         for good in _ALL_GOODS:
@@ -151,4 +169,21 @@ class Goods:
         return f"Goods.parse({str(self)!r})"
 
 
-EMPTY = Goods()
+# Goods values repeat endlessly in a game (every village and cart holds a few),
+# so equal values share one object: states stay small and look-ups hit the
+# identity fast path. The table only grows to the number of distinct
+# multisets ever seen, and stops growing at a cap; equality never relies on it.
+_INTERNED: dict[tuple[int, ...], Goods] = {}
+_INTERN_LIMIT = 100_000
+
+
+def _interned(counts: tuple[int, ...]) -> Goods:
+    goods = _INTERNED.get(counts)
+    if goods is None:
+        goods = Goods(counts)  # type: ignore[arg-type]
+        if len(_INTERNED) < _INTERN_LIMIT:
+            _INTERNED[counts] = goods
+    return goods
+
+
+EMPTY = _interned(_EMPTY_COUNTS)

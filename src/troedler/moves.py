@@ -81,7 +81,7 @@ class PlayRoute:
     take: Good | None = None
 
     def __str__(self) -> str:
-        kind = self.kind.value if isinstance(self.kind, RouteKind) else repr(self.kind)
+        kind = self.kind.code if isinstance(self.kind, RouteKind) else repr(self.kind)
         return f"{kind} {self.to}{_take(self.take)}"
 
 

@@ -42,7 +42,7 @@ def parse_move(text: str, state: GameState) -> Move:
 
     >>> from troedler import new_game
     >>> parse_move("bridge knockando +v", new_game(4, seed=1))
-    PlayRoute(kind=<RouteKind.BRIDGE: 'bridge'>, to='Knockando', take=<Good.VASE: 5>)
+    PlayRoute(kind=<RouteKind.BRIDGE: 1>, to='Knockando', take=<Good.VASE: 5>)
     """
     if not isinstance(text, str):
         raise NotationError(f"expected move text, got {type(text).__name__}")

@@ -121,6 +121,6 @@ def _check_starting_set(board: Board, cards: CardCatalogue, village: str) -> Non
         ) from None
     if starting_set.route not in board.route_kinds(village):
         raise ConfigurationError(
-            f"C3: the starting set of {village} has a {starting_set.route.value} card, "
-            f"but no {starting_set.route.value} leaves {village}"
+            f"C3: the starting set of {village} has a {starting_set.route.code} card, "
+            f"but no {starting_set.route.code} leaves {village}"
         )
