@@ -176,7 +176,7 @@ junk = st.one_of(
     st.builds(
         RequestCard,
         st.builds(Goods.of, st.lists(st.sampled_from(list(Good)), max_size=5)),
-        st.integers(-3, 9),
+        st.integers(0, 9),
     ),
     st.builds(Goods.of, st.lists(st.sampled_from(list(Good)), max_size=6)),
     st.lists(st.integers(), max_size=3),

@@ -51,7 +51,21 @@ MAX_REQUEST_GOODS = 8
 MAX_REQUEST_POINTS = 20
 
 
-SortKey = tuple[int, int, tuple[int, ...], int]
+SortKey = int
+"""A card's place in hand order; equal cards, and only they, share one."""
+
+MAX_REQUEST_GOODS_OF_A_KIND = 16
+MAX_POINTS = 999
+
+
+def _check_request_goods(instance: object, attribute: object, value: Goods) -> None:
+    if not isinstance(value, Goods) or max(value.counts) > MAX_REQUEST_GOODS_OF_A_KIND:
+        raise ValueError(f"a goods request shows Goods with at most 16 of a kind, not {value!r}")
+
+
+def _check_points(instance: object, attribute: object, value: int) -> None:
+    if type(value) is not int or not 0 <= value <= MAX_POINTS:
+        raise ValueError(f"a goods request is worth 0 to {MAX_POINTS} points, not {value!r}")
 
 
 @attrs.frozen(cache_hash=True)
@@ -63,7 +77,7 @@ class RouteCard:
 
     @sort_key.default
     def _sort_key(self) -> SortKey:
-        return (0, int(self.kind), (), 0)
+        return int(self.kind)
 
     def __str__(self) -> str:
         return self.kind.code
@@ -73,7 +87,7 @@ class RouteCard:
 class ExtraGoodCard:
     """The extra good (+1) card: take one more good where the cart is (T3)."""
 
-    sort_key: ClassVar[SortKey] = (1, 0, (), 0)
+    sort_key: ClassVar[SortKey] = 4
 
     def __str__(self) -> str:
         return "extra"
@@ -83,7 +97,7 @@ class ExtraGoodCard:
 class SpecialFeedCard:
     """Special feed: one move, one good or one substitution (T5); damage once used."""
 
-    sort_key: ClassVar[SortKey] = (2, 0, (), 0)
+    sort_key: ClassVar[SortKey] = 5
 
     def __str__(self) -> str:
         return "feed"
@@ -93,13 +107,17 @@ class SpecialFeedCard:
 class RequestCard:
     """A goods request (order card): deliver ``goods`` to earn ``points`` (T4, C5)."""
 
-    goods: Goods = attrs.field(validator=attrs.validators.instance_of(Goods))
-    points: int = attrs.field(validator=attrs.validators.instance_of(int))
+    goods: Goods = attrs.field(validator=_check_request_goods)
+    points: int = attrs.field(validator=_check_points)
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
 
     @sort_key.default
     def _sort_key(self) -> SortKey:
-        return (3, len(self.goods), tuple(-n for n in self.goods.counts), self.points)
+        # By size, then most of the first kinds, then points: one int per value.
+        key = len(self.goods)
+        for n in self.goods.counts:
+            key = key * (MAX_REQUEST_GOODS_OF_A_KIND + 1) + MAX_REQUEST_GOODS_OF_A_KIND - n
+        return 6 + key * (MAX_POINTS + 1) + self.points
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"
@@ -123,7 +141,8 @@ def card_sort_key(card: Card) -> SortKey:
     """The order in which hands and notation list cards.
 
     Routes (trail, bridge, ferry, moor), then extra goods, special feed, and
-    goods requests by size, goods and points.
+    goods requests by size, goods and points. The key is an int, the same for
+    equal cards and different for different ones.
     """
     return card.sort_key
 

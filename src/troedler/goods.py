@@ -94,6 +94,11 @@ class Goods:
         return _interned(tuple(counts))
 
     @classmethod
+    def of_counts(cls, counts: tuple[int, ...]) -> Goods:
+        """The multiset with ``counts[good]`` of each good."""
+        return _interned(tuple(counts))
+
+    @classmethod
     def parse(cls, text: str) -> Goods:
         """Goods from their letters (``"AAP"``); ``"-"`` or ``""`` is no goods."""
         stripped = text.strip()

@@ -7,17 +7,21 @@ disagree: every listed move applies, and every move that applies is listed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from itertools import combinations
+import functools
+import itertools
+from collections.abc import Callable
 from typing import Any, cast
 
+import attrs
+
 from troedler import actions
+from troedler.board import Board, RouteKind
 from troedler.cards import (
-    EXTRA_GOOD,
-    SPECIAL_FEED,
     Card,
+    ExtraGoodCard,
     RequestCard,
     RouteCard,
+    SpecialFeedCard,
 )
 from troedler.errors import IllegalMoveError
 from troedler.goods import Good, Goods
@@ -37,101 +41,182 @@ from troedler.state import GameState, Phase
 __all__ = ["apply_move", "is_legal", "legal_moves"]
 
 
+MAX_PILES = 5
+"""Dealer piles with the most players: four players + 1 (R2)."""
+
+_TAKE = tuple(TakePile(i) for i in range(MAX_PILES))
+_DISCARD = tuple(DiscardPile(i) for i in range(MAX_PILES))
+_EXTRA = tuple(PlayExtraGood(good) for good in Good)
+_FEED_EXTRA = tuple(PlayFeedExtraGood(good) for good in Good)
+_END = EndTurn()
+
+# One destination: (village index, its moves). The moves are indexed by what is
+# taken on arrival: [0] nothing, [1 + good] that good.
+_Arrivals = tuple[tuple[int, tuple[Move, ...]], ...]
+
+
+@attrs.frozen(eq=False)
+class _MoveTable:
+    """Every route and feed move of one board, built once, so that listing
+    moves builds no records."""
+
+    routes: tuple[tuple[_Arrivals, ...], ...]
+    """routes[village][kind]: where a route card of that kind leads."""
+    feed: tuple[_Arrivals, ...]
+    """feed[village]: where special feed leads."""
+
+
+@functools.lru_cache(maxsize=8)
+def _move_table(board: Board) -> _MoveTable:
+    def arrivals(village: int, kind: RouteKind | None) -> _Arrivals:
+        result = []
+        for there in board.targets(village, kind):
+            name = board.villages[there].name
+            if kind is None:
+                options: tuple[Move, ...] = (PlayFeedMove(name),) + tuple(
+                    PlayFeedMove(name, good) for good in Good
+                )
+            else:
+                options = (PlayRoute(kind, name),) + tuple(
+                    PlayRoute(kind, name, good) for good in Good
+                )
+            result.append((there, options))
+        return tuple(result)
+
+    count = len(board.villages)
+    return _MoveTable(
+        routes=tuple(tuple(arrivals(v, kind) for kind in RouteKind) for v in range(count)),
+        feed=tuple(arrivals(v, None) for v in range(count)),
+    )
+
+
 def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every move the current player may make, each once, in a fixed order.
 
     Empty only once the game is over. Cards of the same kind are one move:
-    holding two bridge cards does not list each bridge twice.
+    holding two bridge cards does not list each bridge twice. The order is
+    route moves, extra goods, special feed moves and goods, deliveries, and
+    the ways to end the turn.
 
     >>> from troedler import new_game
     >>> [str(move) for move in legal_moves(new_game(2, seed=5))]
     ['discard 0', 'discard 1', 'discard 2']
     """
     if state.phase is Phase.PLAY_TURNS:
-        return tuple(_turn_moves(state))
+        return _turn_moves(state)
     if state.phase is Phase.TAKE_PILES:
-        open_piles = [i for i, pile in enumerate(state.dealer_piles) if pile is not None]
-        if state.rules.two_player_rules and len(open_piles) == len(state.dealer_piles):
-            return tuple(DiscardPile(i) for i in open_piles)
-        return tuple(TakePile(i) for i in open_piles)
+        piles = state.dealer_piles
+        if state.rules.two_player_rules and None not in piles:
+            return _DISCARD[: len(piles)]
+        return tuple(_TAKE[i] for i, pile in enumerate(piles) if pile is not None)
     return ()
 
 
-def _turn_moves(state: GameState) -> Iterator[Move]:
+def _turn_moves(state: GameState) -> tuple[Move, ...]:
     player = state.players[cast(int, state.current_player)]
     board = state.board
-    hand = player.hand
-    distinct = tuple(dict.fromkeys(hand))
-    here = player.cart
-    here_goods = state.goods_in(here)
-    here_kinds = here_goods.kinds()
-    has_feed = SPECIAL_FEED in hand
+    table = _move_table(board)
+    village_goods = state.village_goods
+    here = board.index(player.cart)
+    moves: list[Move] = []
+    add = moves.append
 
-    for card in distinct:
-        if isinstance(card, RouteCard):
-            for to in board.neighbours(here, card.kind):
-                for take in _takes(state, to):
-                    yield PlayRoute(card.kind, to, take)
-    if EXTRA_GOOD in hand:
-        for good in here_kinds:
-            yield PlayExtraGood(good)
-    if has_feed:
-        for to in board.neighbours(here):
-            for take in _takes(state, to):
-                yield PlayFeedMove(to, take)
-        for good in here_kinds:
-            yield PlayFeedExtraGood(good)
-    if not here_goods and here not in state.turn.delivered_to:
-        feed = hand.count(SPECIAL_FEED)
-        for card in distinct:
-            if isinstance(card, RequestCard):
-                for delivered in _deliveries(card.goods, player.goods, feed):
-                    yield PlayRequest(card, delivered)
-    yield from _end_turns(hand, state.rules.hand_limit)
+    last_kind = -1
+    has_extra = False
+    feed = 0
+    requests: list[RequestCard] = []
+    for card in player.hand:  # sorted: routes by kind, extra, feed, requests
+        card_type = type(card)
+        if card_type is RouteCard:
+            kind = card.kind  # type: ignore[union-attr]
+            if kind != last_kind:
+                last_kind = kind
+                for there, options in table.routes[here][kind]:
+                    add(options[0])
+                    for good in village_goods[there].kinds():
+                        add(options[good + 1])
+        elif card_type is SpecialFeedCard:
+            feed += 1
+        elif card_type is ExtraGoodCard:
+            has_extra = True
+        elif not requests or card != requests[-1]:
+            requests.append(card)  # type: ignore[arg-type]
+
+    here_kinds = village_goods[here].kinds()
+    if has_extra:
+        moves.extend(_EXTRA[good] for good in here_kinds)
+    if feed:
+        for there, options in table.feed[here]:
+            add(options[0])
+            for good in village_goods[there].kinds():
+                add(options[good + 1])
+        moves.extend(_FEED_EXTRA[good] for good in here_kinds)
+    if requests and not village_goods[here] and player.cart not in state.turn.delivered_to:
+        held = player.goods.counts
+        for request in requests:
+            size = len(request.goods)
+            # Only goods up to the request's size matter, so cap for more cache hits.
+            capped = tuple(n if n < size else size for n in held)
+            moves.extend(_request_moves(request, capped, min(feed, size)))
+    required, _overflow = actions.hand_limit_discards(player.hand, state.rules.hand_limit)
+    if required:
+        moves.extend(_end_turn_moves(player.hand, required))
+    else:
+        add(_END)
+    return tuple(moves)
 
 
-def _takes(state: GameState, village: str) -> tuple[Good | None, ...]:
-    """What a cart arriving in ``village`` may take: nothing, or one good there."""
-    return (None, *state.goods_in(village).kinds())
-
-
-def _deliveries(shown: Goods, held: Goods, feed: int) -> Iterator[Goods]:
-    """Every multiset of held goods that can fulfil a request showing ``shown``
-    with at most ``feed`` replacements (T4, T5c); the exact delivery first."""
-    size = len(shown)
-    if len(held) < size:
-        return
+@functools.lru_cache(maxsize=4096)
+def _request_moves(
+    request: RequestCard, held: tuple[int, ...], feed: int
+) -> tuple[PlayRequest, ...]:
+    """Every delivery of ``request`` from goods ``held`` with at most ``feed``
+    replacements (T4, T5c); the exact delivery first."""
+    shown = request.goods.counts
+    size = len(request.goods)
     found: list[tuple[int, tuple[int, ...]]] = []
 
     def extend(kind: int, counts: list[int], left: int) -> None:
         if kind == 6:
             if left == 0:
-                cost = sum(max(0, s - c) for s, c in zip(shown.counts, counts, strict=True))
+                cost = sum(max(0, s - c) for s, c in zip(shown, counts, strict=True))
                 if cost <= feed:
                     found.append((cost, tuple(counts)))
             return
-        for n in range(min(held.counts[kind], left), -1, -1):
+        for n in range(min(held[kind], left), -1, -1):
             counts.append(n)
             extend(kind + 1, counts, left - n)
             counts.pop()
 
-    extend(0, [], size)
+    if sum(held) >= size:
+        extend(0, [], size)
     found.sort(key=lambda item: item[0])
-    for _cost, counts in found:
-        yield Goods(counts)  # type: ignore[arg-type]
+    return tuple(PlayRequest(request, Goods.of_counts(counts)) for _cost, counts in found)
 
 
-def _end_turns(hand: tuple[Card, ...], limit: int) -> Iterator[EndTurn]:
-    required, _overflow = actions.hand_limit_discards(hand, limit)
-    if required == 0:
-        yield EndTurn()
-        return
-    others = tuple(card for card in hand if card != SPECIAL_FEED)
-    seen = set()
-    for chosen in combinations(others, required):
-        if chosen not in seen:  # hands are sorted, so equal choices are equal tuples
-            seen.add(chosen)
-            yield EndTurn(chosen)
+# One EndTurn per choice of discards ever listed, found by the discards' sort
+# keys: the choices are enumerated as tuples of ints, in C, and most of them
+# have been seen before. Bounded by the number of distinct discard multisets.
+_END_TURNS: dict[tuple[int, ...], EndTurn] = {}
+_END_TURNS_LIMIT = 200_000
+
+
+def _end_turn_moves(hand: tuple[Card, ...], required: int) -> list[EndTurn]:
+    """Every way to discard ``required`` route, request and extra-good cards
+    of the sorted ``hand`` (T7), each choice once, in hand order."""
+    cards = [card for card in hand if type(card) is not SpecialFeedCard]
+    keys = [card.sort_key for card in cards]
+    choices = dict.fromkeys(itertools.combinations(keys, required))
+    found = list(map(_END_TURNS.get, choices))
+    if None in found:
+        by_key = dict(zip(keys, cards, strict=True))
+        for i, choice in enumerate(choices):
+            if found[i] is None:
+                move = EndTurn(tuple(by_key[key] for key in choice))
+                if len(_END_TURNS) < _END_TURNS_LIMIT:
+                    _END_TURNS[choice] = move
+                found[i] = move
+    return found  # type: ignore[return-value]
 
 
 _ACTIONS: dict[type, Callable[[GameState, Any], GameState]] = {
