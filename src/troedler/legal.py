@@ -152,11 +152,15 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
                 add(options[good + 1])
         moves.extend(_FEED_EXTRA[good] for good in here_kinds)
     if requests and not village_goods[here] and player.cart not in state.turn.delivered_to:
-        held = player.goods.counts
+        held = player.goods
         for request in requests:
+            if not feed:
+                if request.goods <= held:
+                    add(PlayRequest.exact(request))
+                continue
             size = len(request.goods)
             # Only goods up to the request's size matter, so cap for more cache hits.
-            capped = tuple(n if n < size else size for n in held)
+            capped = tuple(n if n < size else size for n in held.counts)
             moves.extend(_request_moves(request, capped, min(feed, size)))
     required, _overflow = actions.hand_limit_discards(player.hand, state.rules.hand_limit)
     if required:
@@ -173,23 +177,19 @@ def _request_moves(
     """Every delivery of ``request`` from goods ``held`` with at most ``feed``
     replacements (T4, T5c); the exact delivery first."""
     shown = request.goods.counts
-    size = len(request.goods)
     found: list[tuple[int, tuple[int, ...]]] = []
 
-    def extend(kind: int, counts: list[int], left: int) -> None:
+    def extend(kind: int, counts: tuple[int, ...], left: int, cost: int) -> None:
         if kind == 6:
             if left == 0:
-                cost = sum(max(0, s - c) for s, c in zip(shown, counts, strict=True))
-                if cost <= feed:
-                    found.append((cost, tuple(counts)))
+                found.append((cost, counts))
             return
         for n in range(min(held[kind], left), -1, -1):
-            counts.append(n)
-            extend(kind + 1, counts, left - n)
-            counts.pop()
+            more = cost + max(0, shown[kind] - n)
+            if more <= feed:
+                extend(kind + 1, (*counts, n), left - n, more)
 
-    if sum(held) >= size:
-        extend(0, [], size)
+    extend(0, (), len(request.goods), 0)
     found.sort(key=lambda item: item[0])
     return tuple(PlayRequest(request, Goods.of_counts(counts)) for _cost, counts in found)
 
