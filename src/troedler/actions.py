@@ -11,7 +11,6 @@ The end of a round (R6) and of the game (E1) follow from the last
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from typing import NoReturn, TypeVar, cast
 
@@ -26,7 +25,9 @@ from troedler.cards import (
     RequestCard,
     RouteCard,
     SpecialFeedCard,
-    card_sort_key,
+    hand_count,
+    hand_index,
+    sort_hand,
 )
 from troedler.chance import shuffled
 from troedler.errors import IllegalMoveError
@@ -51,6 +52,9 @@ T = TypeVar("T")
 
 PILE_SIZE = 4
 """Cards in a full dealer pile (R2)."""
+
+
+_CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
 
 
 def _fail(rule: str, message: str) -> NoReturn:
@@ -184,7 +188,7 @@ def take_pile(state: GameState, pile: int) -> GameState:
     seat = cast(int, state.current_player)  # the take-piles phase always has one
     taken = state.dealer_piles[index] or ()
     player = state.players[seat]
-    hand = tuple(sorted(player.hand + taken, key=card_sort_key))
+    hand = sort_hand(player.hand + taken)
     players = _replace(
         state.players, seat, PlayerState(player.cart, hand, player.goods, player.value_pile)
     )
@@ -264,9 +268,8 @@ def _take_from_village(
 def _play_card(seat: int, player: PlayerState, card: Card, rule: str) -> tuple[Card, ...]:
     """The hand without ``card``, after checking the player holds it."""
     hand = player.hand
-    try:
-        i = hand.index(card)
-    except ValueError:
+    i = hand_index(hand, card)
+    if i < 0:
         _fail(rule, f"seat {seat} holds no {card} card")
     return hand[:i] + hand[i + 1 :]
 
@@ -405,7 +408,7 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     if not delivered <= player.goods:
         _fail("T4", f"seat {seat} holds {player.goods}, which does not include {delivered}")
     replaced = len(request.goods - delivered)
-    feed_held = hand.count(SPECIAL_FEED)
+    feed_held = hand_count(hand, SPECIAL_FEED)
     if replaced > feed_held:
         _fail(
             "T5c",
@@ -413,7 +416,7 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
             f"{replaced} special feed; seat {seat} holds {feed_held}",
         )
     if replaced:
-        i = hand.index(SPECIAL_FEED)
+        i = hand_index(hand, SPECIAL_FEED)
         hand = hand[:i] + hand[i + replaced :]
     return _after_card(
         state,
@@ -437,7 +440,7 @@ def hand_limit_discards(hand: tuple[Card, ...], limit: int) -> tuple[int, int]:
     surplus = len(hand) - limit
     if surplus <= 0:
         return 0, 0
-    feed = hand.count(SPECIAL_FEED)
+    feed = hand_count(hand, SPECIAL_FEED)
     if feed >= limit:
         return len(hand) - feed, feed - limit
     return surplus, 0
@@ -454,46 +457,55 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
     or the game ends (E1).
     """
     seat, player = _turn_player(state)
-    try:
-        thrown = tuple(discard)
-    except TypeError:
-        _fail("T7", f"{discard!r} is not a sequence of cards")
+    hand = player.hand
+    if type(discard) is tuple and not discard:
+        thrown: tuple[Card, ...] = ()
+    else:
+        try:
+            unsorted = tuple(discard)
+        except TypeError:
+            _fail("T7", f"{discard!r} is not a sequence of cards")
+        for card in unsorted:
+            if type(card) not in _CARD_TYPES:
+                _fail("T7", f"{card!r} is not a card")
+            if type(card) is SpecialFeedCard:
+                _fail("T7", "special feed is never discarded")
+        thrown = sort_hand(unsorted)
+    kept = list(hand)
     for card in thrown:
-        if not isinstance(card, (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)):
-            _fail("T7", f"{card!r} is not a card")
-        if card == SPECIAL_FEED:
-            _fail("T7", "special feed is never discarded")
-    missing = Counter(thrown) - Counter(player.hand)
-    if missing:
-        card = next(iter(missing))
-        _fail(
-            "T7",
-            f"seat {seat} cannot discard {thrown.count(card)} {card} card(s); "
-            f"it holds {player.hand.count(card)}",
-        )
-    required, overflow = hand_limit_discards(player.hand, state.rules.hand_limit)
+        i = hand_index(kept, card)
+        if i < 0:
+            _fail(
+                "T7",
+                f"seat {seat} cannot discard {hand_count(thrown, card)} {card} card(s); "
+                f"it holds {hand_count(hand, card)}",
+            )
+        del kept[i]
+    required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
     if len(thrown) != required:
         _fail(
             "T7",
-            f"seat {seat} ends the turn with {len(player.hand)} cards and must discard "
+            f"seat {seat} ends the turn with {len(hand)} cards and must discard "
             f"exactly {required}, not {len(thrown)}",
         )
-    hand = list(player.hand)
-    for card in thrown:
-        hand.remove(card)
-    for _ in range(overflow):
-        hand.remove(SPECIAL_FEED)
-    played = state.turn.played
-    to_value = tuple(c for c in played if isinstance(c, (SpecialFeedCard, RequestCard)))
-    to_discard = tuple(c for c in played if isinstance(c, (RouteCard, ExtraGoodCard)))
+    if overflow:
+        i = hand_index(kept, SPECIAL_FEED)
+        del kept[i : i + overflow]
+    to_value: list[Card] = []
+    to_discard: list[Card] = []
+    for card in state.turn.played:
+        if type(card) is RouteCard or type(card) is ExtraGoodCard:
+            to_discard.append(card)
+        else:
+            to_value.append(card)
     new_player = PlayerState(
         player.cart,
-        tuple(hand),
+        tuple(kept),
         player.goods,
-        player.value_pile + to_value + (SPECIAL_FEED,) * overflow,
+        player.value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow,
     )
     players = _replace(state.players, seat, new_player)
-    discard_pile = state.discard_pile + to_discard + tuple(sorted(thrown, key=card_sort_key))
+    discard_pile = state.discard_pile + tuple(to_discard) + thrown
     following = (seat + 1) % state.num_players
     if following != state.dealer:
         return _within_round(

@@ -14,7 +14,10 @@ The printed goods requests are not public; the default catalogue
 
 from __future__ import annotations
 
+import bisect
 import functools
+import operator
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -38,8 +41,11 @@ __all__ = [
     "StartingSet",
     "card_sort_key",
     "default_cards",
+    "hand_count",
+    "hand_index",
     "load_cards",
     "parse_card",
+    "sort_hand",
 ]
 
 ROUTES_PER_KIND = 11
@@ -145,6 +151,32 @@ def card_sort_key(card: Card) -> SortKey:
     equal cards and different for different ones.
     """
     return card.sort_key
+
+
+_SORT_KEY = operator.attrgetter("sort_key")
+
+
+def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``cards`` in hand order (:func:`card_sort_key`)."""
+    return tuple(sorted(cards, key=_SORT_KEY))
+
+
+def hand_index(hand: Sequence[Card], card: Card) -> int:
+    """Where ``card`` first lies in the sorted ``hand``, or -1 if it is not there.
+
+    A binary search on sort keys: no card is compared with ``==``.
+    """
+    key = card.sort_key
+    i = bisect.bisect_left(hand, key, key=_SORT_KEY)
+    return i if i < len(hand) and hand[i].sort_key == key else -1
+
+
+def hand_count(hand: Sequence[Card], card: Card) -> int:
+    """How many cards equal to ``card`` the sorted ``hand`` holds."""
+    key = card.sort_key
+    return bisect.bisect_right(hand, key, key=_SORT_KEY) - bisect.bisect_left(
+        hand, key, key=_SORT_KEY
+    )
 
 
 def parse_card(text: str) -> Card:

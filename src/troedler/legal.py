@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -17,11 +18,14 @@ import attrs
 from troedler import actions
 from troedler.board import Board, RouteKind
 from troedler.cards import (
+    SPECIAL_FEED,
     Card,
     ExtraGoodCard,
     RequestCard,
     RouteCard,
     SpecialFeedCard,
+    hand_count,
+    hand_index,
 )
 from troedler.errors import IllegalMoveError
 from troedler.goods import Good, Goods
@@ -204,12 +208,14 @@ _END_TURNS_LIMIT = 200_000
 def _end_turn_moves(hand: tuple[Card, ...], required: int) -> list[EndTurn]:
     """Every way to discard ``required`` route, request and extra-good cards
     of the sorted ``hand`` (T7), each choice once, in hand order."""
-    cards = [card for card in hand if type(card) is not SpecialFeedCard]
-    keys = [card.sort_key for card in cards]
+    keys = [card.sort_key for card in hand]
+    first_feed = hand_index(hand, SPECIAL_FEED)
+    if first_feed >= 0:
+        del keys[first_feed : first_feed + hand_count(hand, SPECIAL_FEED)]
     choices = dict.fromkeys(itertools.combinations(keys, required))
-    found = list(map(_END_TURNS.get, choices))
-    if None in found:
-        by_key = dict(zip(keys, cards, strict=True))
+    found: list[EndTurn | None] = list(map(_END_TURNS.get, choices))
+    if any(map(operator.is_, found, itertools.repeat(None))):
+        by_key = {card.sort_key: card for card in hand}
         for i, choice in enumerate(choices):
             if found[i] is None:
                 move = EndTurn(tuple(by_key[key] for key in choice))
