@@ -139,13 +139,22 @@ def form_piles(state: GameState) -> GameState:
             continue
         break
     first = state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
-    return attrs.evolve(
-        state,
-        game_round_pile=tuple(deck),
-        discard_pile=discard,
-        shuffles=shuffles,
-        dealer_piles=tuple(tuple(pile) for pile in piles),
-        current_player=first,
+    return GameState(
+        state.rules,
+        state.board,
+        state.cards,
+        state.seed,
+        shuffles,
+        state.round,
+        state.dealer,
+        state.phase,
+        first,
+        tuple(deck),
+        tuple(tuple(pile) for pile in piles),
+        discard,
+        state.village_goods,
+        state.players,
+        state.turn,
     )
 
 
@@ -171,7 +180,7 @@ def _check_pile(state: GameState, pile: object, rule: str) -> int:
 
 
 def _piles_gone(state: GameState) -> int:
-    return sum(1 for pile in state.dealer_piles if pile is None)
+    return state.dealer_piles.count(None)
 
 
 def take_pile(state: GameState, pile: int) -> GameState:
@@ -471,16 +480,19 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
             if type(card) is SpecialFeedCard:
                 _fail("T7", "special feed is never discarded")
         thrown = sort_hand(unsorted)
-    kept = list(hand)
-    for card in thrown:
-        i = hand_index(kept, card)
-        if i < 0:
-            _fail(
-                "T7",
-                f"seat {seat} cannot discard {hand_count(thrown, card)} {card} card(s); "
-                f"it holds {hand_count(hand, card)}",
-            )
-        del kept[i]
+    kept = hand
+    if thrown:
+        remaining = list(hand)
+        for card in thrown:
+            i = hand_index(remaining, card)
+            if i < 0:
+                _fail(
+                    "T7",
+                    f"seat {seat} cannot discard {hand_count(thrown, card)} {card} card(s); "
+                    f"it holds {hand_count(hand, card)}",
+                )
+            del remaining[i]
+        kept = tuple(remaining)
     required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
     if len(thrown) != required:
         _fail(
@@ -490,7 +502,7 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
         )
     if overflow:
         i = hand_index(kept, SPECIAL_FEED)
-        del kept[i : i + overflow]
+        kept = kept[:i] + kept[i + overflow :]
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:
@@ -500,7 +512,7 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
             to_value.append(card)
     new_player = PlayerState(
         player.cart,
-        tuple(kept),
+        kept,
         player.goods,
         player.value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow,
     )
@@ -527,11 +539,22 @@ def _end_round(state: GameState) -> GameState:
     if any(len(p.fulfilled_requests) >= threshold for p in state.players):
         return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
     return form_piles(
-        attrs.evolve(
-            state,
-            round=state.round + 1,
-            dealer=(state.dealer + 1) % state.num_players,
-            phase=Phase.TAKE_PILES,
+        GameState(
+            state.rules,
+            state.board,
+            state.cards,
+            state.seed,
+            state.shuffles,
+            state.round + 1,
+            (state.dealer + 1) % state.num_players,
+            Phase.TAKE_PILES,
+            None,
+            state.game_round_pile,
+            (),
+            state.discard_pile,
+            state.village_goods,
+            state.players,
+            NO_TURN,
         )
     )
 

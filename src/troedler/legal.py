@@ -218,7 +218,7 @@ def _end_turn_moves(hand: tuple[Card, ...], required: int) -> list[EndTurn]:
         by_key = {card.sort_key: card for card in hand}
         for i, choice in enumerate(choices):
             if found[i] is None:
-                move = EndTurn(tuple(by_key[key] for key in choice))
+                move = EndTurn._from_sorted(tuple(by_key[key] for key in choice))
                 if len(_END_TURNS) < _END_TURNS_LIMIT:
                     _END_TURNS[choice] = move
                 found[i] = move

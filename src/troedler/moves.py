@@ -162,6 +162,13 @@ class EndTurn:
 
     discard: tuple[Card, ...] = attrs.field(default=(), converter=_canonical_cards)
 
+    @classmethod
+    def _from_sorted(cls, discard: tuple[Card, ...]) -> EndTurn:
+        """An EndTurn for cards already in hand order: skips the converter."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "discard", discard)
+        return move
+
     def __str__(self) -> str:
         if not self.discard:
             return "end"
