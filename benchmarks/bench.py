@@ -90,20 +90,30 @@ def random_games_per_second(players: int, games: int, seed: int) -> float:
 
 
 def bytes_per_state(players: int, decisions: int, seed: int) -> float:
-    """Memory retained per state when every state of a playout is kept."""
-    rng = random.Random(seed)
-    state = new_game(players, seed=seed)
-    legal_moves(state)  # warm any lazily built tables before measuring
+    """Memory retained per state when every state of a playout is kept.
+
+    The playout runs once first, so that the tables every state shares
+    (interned goods, prebuilt moves) are warm and not charged to the states;
+    then the same playout runs again under tracemalloc.
+    """
+
+    def run() -> list[GameState]:
+        rng = random.Random(seed)
+        state = new_game(players, seed=seed)
+        kept = [state]
+        for _ in range(decisions):
+            if state.is_over:
+                break
+            moves = legal_moves(state)
+            state = apply_move(state, moves[rng.randrange(len(moves))])
+            kept.append(state)
+        return kept
+
+    run()
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept: list[GameState] = []
-    for _ in range(decisions):
-        if state.is_over:
-            break
-        moves = legal_moves(state)
-        state = apply_move(state, moves[rng.randrange(len(moves))])
-        kept.append(state)
+    kept = run()
     gc.collect()
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()

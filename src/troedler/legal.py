@@ -198,9 +198,10 @@ def _request_moves(
     return tuple(PlayRequest(request, Goods.of_counts(counts)) for _cost, counts in found)
 
 
-# One EndTurn per choice of discards ever listed, found by the discards' sort
-# keys: the choices are enumerated as tuples of ints, in C, and most of them
-# have been seen before. Bounded by the number of distinct discard multisets.
+# One EndTurn per choice of discards ever listed, found by the cards' serial
+# numbers: choices are enumerated as tuples of small ints, in C, and nearly
+# all of them have been seen before. Bounded by the number of distinct
+# discard multisets (tens of thousands for the default deck) and a cap.
 _END_TURNS: dict[tuple[int, ...], EndTurn] = {}
 _END_TURNS_LIMIT = 200_000
 
@@ -208,17 +209,18 @@ _END_TURNS_LIMIT = 200_000
 def _end_turn_moves(hand: tuple[Card, ...], required: int) -> list[EndTurn]:
     """Every way to discard ``required`` route, request and extra-good cards
     of the sorted ``hand`` (T7), each choice once, in hand order."""
-    keys = [card.sort_key for card in hand]
+    serials = [card.serial for card in hand]
     first_feed = hand_index(hand, SPECIAL_FEED)
     if first_feed >= 0:
-        del keys[first_feed : first_feed + hand_count(hand, SPECIAL_FEED)]
-    choices = dict.fromkeys(itertools.combinations(keys, required))
+        del serials[first_feed : first_feed + hand_count(hand, SPECIAL_FEED)]
+    # Equal cards in hand give the same choice more than once: keep one.
+    choices = dict.fromkeys(itertools.combinations(serials, required))
     found: list[EndTurn | None] = list(map(_END_TURNS.get, choices))
     if any(map(operator.is_, found, itertools.repeat(None))):
-        by_key = {card.sort_key: card for card in hand}
+        by_serial = {card.serial: card for card in hand}
         for i, choice in enumerate(choices):
             if found[i] is None:
-                move = EndTurn._from_sorted(tuple(by_key[key] for key in choice))
+                move = EndTurn._from_sorted(tuple(by_serial[s] for s in choice))
                 if len(_END_TURNS) < _END_TURNS_LIMIT:
                     _END_TURNS[choice] = move
                 found[i] = move
