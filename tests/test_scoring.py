@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from tests.helpers import cards, goods_of, play, position
+from tests.helpers import goods_of, hand, play, position
 from troedler import (
     ConfigurationError,
     Phase,
@@ -15,6 +15,7 @@ from troedler import (
     outcome,
     score,
 )
+from troedler.cards import sort_hand
 
 IVY = Tally(feed_used=4, goods_held=5, request_points=(7, 6, 5, 3))
 JACK = Tally(feed_used=5, goods_held=1, request_points=(6, 5, 4, 3, 3))
@@ -30,7 +31,7 @@ def _with_fulfilled(state, seat, count):  # type: ignore[no-untyped-def]
         pile.remove(card)
     player = state.players[seat]
     players = list(state.players)
-    players[seat] = attrs.evolve(player, value_pile=player.value_pile + tuple(taken))
+    players[seat] = attrs.evolve(player, value_pile=sort_hand(player.value_pile + tuple(taken)))
     return attrs.evolve(state, game_round_pile=tuple(pile), players=tuple(players))
 
 
@@ -143,5 +144,5 @@ def test_E_outcome_of_a_finished_game_reads_the_value_piles() -> None:
     state = attrs.evolve(play(state, "end"), phase=Phase.GAME_OVER, current_player=None)
     result = outcome(state)
     assert result.tallies[0] == Tally(feed_used=1, goods_held=1, request_points=(4,))
-    assert state.players[0].value_pile == cards("AA:4 feed")
+    assert state.players[0].value_pile == hand("AA:4 feed")
     assert result.tallies[0].goods_held == len(goods_of("A"))

@@ -268,7 +268,7 @@ def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
     state = play(state, "deliver AA:4", "moor Craigellachie +B", "feed Knockando", "extra +A")
     state = end_turn(state)
     assert state.discard_pile == discard_before + cards("moor extra")
-    assert state.players[0].value_pile == cards("AA:4 feed")
+    assert state.players[0].value_pile == hand("AA:4 feed")
     assert state.turn.played == ()
 
 

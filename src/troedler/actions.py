@@ -117,27 +117,20 @@ def form_piles(state: GameState) -> GameState:
     deck = list(state.game_round_pile)
     discard = state.discard_pile
     shuffles = state.shuffles
-    num_piles = state.num_players + 1
-    piles: list[list[Card]] = [[] for _ in range(num_piles)]
-
-    def reshuffle() -> None:
-        nonlocal discard, shuffles
-        deck.extend(shuffled(discard, state.seed, shuffles))
-        shuffles += 1
-        discard = ()
-
     if not deck and discard:
-        reshuffle()
-    for _layer in range(PILE_SIZE):
-        for pile in piles:
-            if not deck:
-                if not (discard and state.rules.reshuffle_mid_forming):
-                    break
-                reshuffle()
-            pile.append(deck.pop())
-        else:
-            continue
-        break
+        deck, discard, shuffles = list(shuffled(discard, state.seed, shuffles)), (), shuffles + 1
+    num_piles = state.num_players + 1
+    need = PILE_SIZE * num_piles
+    # The cards in the order they are laid: top of the game-round pile first.
+    laid = deck[-need:][::-1]
+    del deck[-need:]
+    if len(laid) < need and discard and state.rules.reshuffle_mid_forming:
+        deck, discard, shuffles = list(shuffled(discard, state.seed, shuffles)), (), shuffles + 1
+        more = need - len(laid)
+        laid += deck[-more:][::-1]
+        del deck[-more:]
+    # One card on each pile, then the next layer: pile j gets every num_piles-th card.
+    piles = tuple(tuple(laid[j::num_piles]) for j in range(num_piles))
     first = state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
     return GameState(
         state.rules,
@@ -150,7 +143,7 @@ def form_piles(state: GameState) -> GameState:
         state.phase,
         first,
         tuple(deck),
-        tuple(tuple(pile) for pile in piles),
+        piles,
         discard,
         state.village_goods,
         state.players,
@@ -514,7 +507,9 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
         player.cart,
         kept,
         player.goods,
-        player.value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow,
+        sort_hand(player.value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
+        if to_value or overflow
+        else player.value_pile,
     )
     players = _replace(state.players, seat, new_player)
     discard_pile = state.discard_pile + tuple(to_discard) + thrown
@@ -536,7 +531,7 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
 
 def _end_round(state: GameState) -> GameState:
     threshold = state.rules.end_threshold
-    if any(len(p.fulfilled_requests) >= threshold for p in state.players):
+    if any(len(p.value_pile) - p.feed_used >= threshold for p in state.players):
         return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
     return form_piles(
         GameState(

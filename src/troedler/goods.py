@@ -79,11 +79,17 @@ class Goods:
     )
     _size: int = attrs.field(init=False, eq=False, repr=False)
     _kinds: tuple[Good, ...] = attrs.field(init=False, eq=False, repr=False)
+    # The goods one more (or one fewer) of each kind makes, filled as asked for:
+    # a cart takes or delivers one good at a time, again and again.
+    _plus_one: list[Goods | None] = attrs.field(init=False, eq=False, repr=False)
+    _minus_one: list[Goods | None] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # Goods are read far more often than made: keep the derived facts.
         object.__setattr__(self, "_size", sum(self.counts))
         object.__setattr__(self, "_kinds", tuple(g for g in _ALL_GOODS if self.counts[g]))
+        object.__setattr__(self, "_plus_one", [None] * 6)
+        object.__setattr__(self, "_minus_one", [None] * 6)
 
     @classmethod
     def of(cls, goods: Iterable[Good]) -> Goods:
@@ -116,17 +122,31 @@ class Goods:
 
     def add(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` more of ``good``."""
+        if number == 1:
+            known = self._plus_one[good]
+            if known is not None:
+                return known
         counts = list(self.counts)
         counts[good] += number
-        return _interned(tuple(counts))
+        result = _interned(tuple(counts))
+        if number == 1:
+            self._plus_one[good] = result
+        return result
 
     def remove(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` fewer of ``good``; ValueError if too few."""
+        if number == 1:
+            known = self._minus_one[good]
+            if known is not None:
+                return known
         counts = list(self.counts)
         counts[good] -= number
         if counts[good] < 0:
             raise ValueError(f"not enough {good.name.lower()} to remove")
-        return _interned(tuple(counts))
+        result = _interned(tuple(counts))
+        if number == 1:
+            self._minus_one[good] = result
+        return result
 
     def __add__(self, other: Goods) -> Goods:
         a, b = self.counts, other.counts
@@ -172,6 +192,14 @@ class Goods:
 
     def __repr__(self) -> str:
         return f"Goods.parse({str(self)!r})"
+
+    def __copy__(self) -> Goods:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Goods:
+        # A value: a copy would be equal in every way, so share it (and do
+        # not walk the memo of neighbouring goods).
+        return self
 
 
 # Goods values repeat endlessly in a game (every village and cart holds a few),

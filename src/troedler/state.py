@@ -21,7 +21,8 @@ from troedler.cards import (
     Card,
     CardCatalogue,
     RequestCard,
-    SpecialFeedCard,
+    card_sort_key,
+    hand_count,
 )
 from troedler.errors import TroedlerError
 from troedler.goods import Goods
@@ -64,17 +65,19 @@ class PlayerState:
     goods: Goods
     """Goods the player has collected and not yet delivered."""
     value_pile: tuple[Card, ...] = ()
-    """Fulfilled goods requests and used special feed, in the order laid (T6)."""
+    """Used special feed and fulfilled goods requests (T6), in hand order: the
+    pile lies face down and its order plays no part."""
 
     @property
     def fulfilled_requests(self) -> tuple[RequestCard, ...]:
         """The goods requests on the value pile."""
-        return tuple(card for card in self.value_pile if isinstance(card, RequestCard))
+        # In hand order the feed comes first, then the requests.
+        return self.value_pile[hand_count(self.value_pile, SPECIAL_FEED) :]  # type: ignore[return-value]
 
     @property
     def feed_used(self) -> int:
         """Special feed on the value pile: the feed part of the damage (E2)."""
-        return sum(1 for card in self.value_pile if isinstance(card, SpecialFeedCard))
+        return hand_count(self.value_pile, SPECIAL_FEED)
 
 
 @attrs.frozen
@@ -182,7 +185,10 @@ def _problems(state: GameState) -> list[str]:
     if goods != TOTAL_GOODS:
         problems.append(f"{goods} goods in the game, not {TOTAL_GOODS}")
     places = cards_in_state(state)
-    for player in state.players:
+    for seat, player in enumerate(state.players):
+        for name, cards in (("hand", player.hand), ("value pile", player.value_pile)):
+            if list(cards) != sorted(cards, key=card_sort_key):
+                problems.append(f"the {name} of seat {seat} is not in hand order")
         if not state.board.has_village(player.cart):
             problems.append(f"a cart stands on unknown village {player.cart!r}")
     expected = cards_in_play(state.cards, state.board, n)

@@ -21,7 +21,7 @@ def evaluate(state: GameState, seat: int) -> float:
     player = state.players[seat]
     played = state.turn.played if state.current_player == seat else ()
     fulfilled = [c for c in player.value_pile + played if isinstance(c, RequestCard)]
-    feed_used = sum(1 for c in player.value_pile + played if c == SPECIAL_FEED)
+    feed_used = player.feed_used + played.count(SPECIAL_FEED)
     wanted = Goods()
     for card in player.hand:
         if isinstance(card, RequestCard):
