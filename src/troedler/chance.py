@@ -2,14 +2,17 @@
 
 A game state carries its seed and how many shuffles it has made; shuffle
 number ``n`` of seed ``s`` is always the same permutation, on every platform,
-Python version and process, whatever ``PYTHONHASHSEED`` is. We use our own
-generator (SplitMix64 seeded through BLAKE2b) rather than :mod:`random`, whose
-algorithms are free to change between Python versions.
+Python version and process, whatever ``PYTHONHASHSEED`` is. The random words
+come from SHAKE-256 of the seed and the shuffle's number, read as
+little-endian 64-bit integers, rather than from :mod:`random`, whose
+algorithms may change between Python versions. The shuffle is Fisher-Yates
+with unbiased draws (rejection sampling).
 """
 
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -17,12 +20,15 @@ __all__ = ["shuffled"]
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_WORD = 8
+_SPARE_WORDS = 8
+_RANGE = 1 << 64
 
 
-def _stream(seed: int, number: int) -> int:
-    digest = hashlib.blake2b(f"troedler/{seed}/{number}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
+def _words(seed: int, number: int, count: int) -> tuple[int, ...]:
+    """The first ``count`` random words of shuffle ``number`` of game ``seed``."""
+    stream = hashlib.shake_256(f"troedler/{seed}/{number}".encode())
+    return struct.unpack(f"<{count}Q", stream.digest(count * _WORD))
 
 
 def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
@@ -32,19 +38,27 @@ def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
     True
     """
     result = list(items)
-    state = _stream(seed, number)
-    # Fisher-Yates with unbiased bounded draws (rejection sampling).
-    for i in range(len(result) - 1, 0, -1):
+    size = len(result)
+    if size < 2:
+        return tuple(result)
+    wanted = size - 1 + _SPARE_WORDS
+    words = _words(seed, number, wanted)
+    used = 0
+    for i in range(size - 1, 0, -1):
         bound = i + 1
-        limit = _MASK - (_MASK + 1) % bound
+        # Accept only words below the largest multiple of bound, so that
+        # every position is equally likely.
+        limit = _RANGE - _RANGE % bound
         while True:
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z <= limit:
+            if used == len(words):
+                # Rejections are rarer than one in 2**57; a longer digest
+                # extends the same stream.
+                wanted *= 2
+                words = _words(seed, number, wanted)
+            word = words[used]
+            used += 1
+            if word < limit:
                 break
-        j = z % bound
+        j = word % bound
         result[i], result[j] = result[j], result[i]
     return tuple(result)
