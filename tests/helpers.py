@@ -19,6 +19,7 @@ from troedler import (
     parse_move,
 )
 from troedler.cards import card_sort_key
+from troedler.pile import Pile
 from troedler.state import Turn
 
 
@@ -54,7 +55,7 @@ def position(
     villages = dict(villages or {})
     others = dict(others or {})
     pool: Counter[Card] = Counter(base.game_round_pile)
-    pool.update(base.discard_pile)
+    pool.update(base.discard_pile.cards)
     for pile in base.dealer_piles:
         pool.update(pile or ())
     for player in base.players:
@@ -96,7 +97,7 @@ def position(
         current_player=seat,
         dealer=seat,
         dealer_piles=(),
-        discard_pile=(),
+        discard_pile=Pile(),
         game_round_pile=tuple(sorted(pool.elements(), key=card_sort_key)),
         village_goods=tuple(village_goods),
         players=tuple(new_players),

@@ -14,7 +14,7 @@ def test_I1_every_laid_card_and_every_played_card_is_recorded_in_order() -> None
     state = play(state, "trail Craigellachie", "extra +B")
     assert state.turn.played == cards("trail extra")
     state = end_turn(state)
-    assert state.discard_pile[-2:] == cards("trail extra")
+    assert state.discard_pile.cards[-2:] == cards("trail extra")
 
 
 def test_I2_face_down_order_comes_from_the_seed_alone() -> None:

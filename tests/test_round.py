@@ -19,6 +19,7 @@ from troedler import (
     legal_moves,
     new_game,
 )
+from troedler.pile import Pile
 
 
 def test_R1_three_phases_in_order() -> None:
@@ -66,16 +67,16 @@ def _between_rounds(state, deck, discard, **rules):  # type: ignore[no-untyped-d
         phase=Phase.TAKE_PILES,
         dealer_piles=(),
         game_round_pile=deck,
-        discard_pile=discard,
+        discard_pile=Pile.of(discard),
     )
 
 
 def test_R3_discard_pile_becomes_the_game_round_pile_when_used_up() -> None:
     state = new_game(4, seed=6)
-    everything = state.game_round_pile + _laid(state) + state.discard_pile
+    everything = state.game_round_pile + _laid(state) + state.discard_pile.cards
     empty_deck = _between_rounds(state, (), everything)
     formed = form_piles(empty_deck)
-    assert formed.discard_pile == ()
+    assert formed.discard_pile.cards == ()
     assert formed.shuffles == state.shuffles + 1
     assert sum(len(p or ()) for p in formed.dealer_piles) == 20
     assert len(formed.game_round_pile) == len(everything) - 20
@@ -83,7 +84,7 @@ def test_R3_discard_pile_becomes_the_game_round_pile_when_used_up() -> None:
 
 def test_R3_decision_reshuffle_mid_forming() -> None:
     state = new_game(4, seed=6)
-    cards_ = state.game_round_pile + _laid(state) + state.discard_pile
+    cards_ = state.game_round_pile + _laid(state) + state.discard_pile.cards
     short = _between_rounds(state, cards_[:7], cards_[7:])
     formed = form_piles(short)
     assert [len(p or ()) for p in formed.dealer_piles] == [4] * 5
@@ -93,16 +94,16 @@ def test_R3_decision_reshuffle_mid_forming() -> None:
         formed.dealer_piles[1][1],  # type: ignore[index]
     ]
     assert first_layer_and_more == list(reversed(cards_[:7]))
-    assert formed.discard_pile == ()
+    assert formed.discard_pile.cards == ()
 
 
 def test_R3_option_off_leaves_piles_short_until_next_round() -> None:
     state = new_game(4, seed=6)
-    cards_ = state.game_round_pile + _laid(state) + state.discard_pile
+    cards_ = state.game_round_pile + _laid(state) + state.discard_pile.cards
     short = _between_rounds(state, cards_[:7], cards_[7:], reshuffle_mid_forming=False)
     formed = form_piles(short)
     assert [len(p or ()) for p in formed.dealer_piles] == [2, 2, 1, 1, 1]
-    assert formed.discard_pile == cards_[7:]
+    assert formed.discard_pile.cards == cards_[7:]
 
 
 def test_R3_both_piles_empty_gives_empty_piles_that_can_be_taken() -> None:
@@ -118,7 +119,7 @@ def test_R3_both_piles_empty_gives_empty_piles_that_can_be_taken() -> None:
 def test_R4_taking_order_dealer_last_and_leftover_discarded() -> None:
     state = new_game(4, seed=9, starting_dealer=2)
     order = []
-    discard_before = state.discard_pile
+    discard_before = state.discard_pile.cards
     piles = state.dealer_piles
     for pile in (4, 0, 3, 1):
         order.append(state.current_player)
@@ -129,7 +130,7 @@ def test_R4_taking_order_dealer_last_and_leftover_discarded() -> None:
             map(str, hand_before + piles[pile])  # type: ignore[operator]
         )
     assert order == [3, 0, 1, 2]
-    assert state.discard_pile == discard_before + piles[2]  # type: ignore[operator]
+    assert state.discard_pile.cards == discard_before + piles[2]  # type: ignore[operator]
     assert state.phase is Phase.PLAY_TURNS and state.current_player == 2
 
 
@@ -153,7 +154,7 @@ def test_R4_two_players_dealer_discards_first_then_other_then_dealer() -> None:
         apply_move(state, TakePile(0))
     piles = state.dealer_piles
     state = apply_move(state, DiscardPile(1))
-    assert state.discard_pile[-4:] == piles[1]
+    assert state.discard_pile.cards[-4:] == piles[1]
     assert state.current_player == 0
     with pytest.raises(IllegalMoveError, match="R4: the dealer discards a pile only before"):
         apply_move(state, DiscardPile(0))

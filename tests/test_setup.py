@@ -81,11 +81,11 @@ def test_S4_numbered_villages_get_their_number_of_random_goods() -> None:
 def test_S5_setup_discard_pile_of_requests_and_feed(players: int, each: int) -> None:
     state = new_game(players, seed=8)
     # Round 1's piles come from the game-round pile, so the set-up discard pile is untouched.
-    discard = Counter(type(card).__name__ for card in state.discard_pile)
+    discard = Counter(type(card).__name__ for card in state.discard_pile.cards)
     assert discard == {"RequestCard": each, "SpecialFeedCard": each}
-    requests = [card for card in state.discard_pile if isinstance(card, RequestCard)]
+    requests = [card for card in state.discard_pile.cards if isinstance(card, RequestCard)]
     assert Counter(requests) <= Counter(default_cards().requests)
-    orders = {new_game(players, seed=s).discard_pile for s in range(6)}
+    orders = {new_game(players, seed=s).discard_pile.cards for s in range(6)}
     assert len(orders) == 6  # shuffled: which requests, in which order, depends on the seed
 
 

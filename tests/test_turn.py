@@ -55,7 +55,7 @@ def test_T1_only_the_current_player_plays() -> None:
 def test_T1_starting_cards_once_played_are_ordinary() -> None:
     state = position(cart="Aberlour", hand="trail ABC:4 feed")
     state = play(state, "trail Craigellachie", "end")
-    assert state.discard_pile[-1] == cards("trail")[0]
+    assert state.discard_pile.top == cards("trail")[0]
 
 
 def test_T1_not_a_move_at_all() -> None:
@@ -264,10 +264,10 @@ def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
         goods="AA",
         villages={"Knockando": "", "Craigellachie": "B"},
     )
-    discard_before = state.discard_pile
+    discard_before = state.discard_pile.cards
     state = play(state, "deliver AA:4", "moor Craigellachie +B", "feed Knockando", "extra +A")
     state = end_turn(state)
-    assert state.discard_pile == discard_before + cards("moor extra")
+    assert state.discard_pile.cards == discard_before + cards("moor extra")
     assert state.players[0].value_pile == hand("AA:4 feed")
     assert state.turn.played == ()
 

@@ -32,6 +32,7 @@ from troedler.cards import (
 from troedler.chance import shuffled
 from troedler.errors import IllegalMoveError
 from troedler.goods import Good, Goods
+from troedler.pile import Pile
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
@@ -69,7 +70,7 @@ def _within_round(
     turn: Turn,
     village_goods: tuple[Goods, ...] | None = None,
     dealer_piles: tuple[tuple[Card, ...] | None, ...] | None = None,
-    discard_pile: tuple[Card, ...] | None = None,
+    discard_pile: Pile | None = None,
     phase: Phase | None = None,
 ) -> GameState:
     """``state`` with what a move inside a round changes; the rest is shared.
@@ -118,14 +119,22 @@ def form_piles(state: GameState) -> GameState:
     discard = state.discard_pile
     shuffles = state.shuffles
     if not deck and discard:
-        deck, discard, shuffles = list(shuffled(discard, state.seed, shuffles)), (), shuffles + 1
+        deck, discard, shuffles = (
+            list(shuffled(discard.cards, state.seed, shuffles)),
+            Pile(),
+            shuffles + 1,
+        )
     num_piles = state.num_players + 1
     need = PILE_SIZE * num_piles
     # The cards in the order they are laid: top of the game-round pile first.
     laid = deck[-need:][::-1]
     del deck[-need:]
     if len(laid) < need and discard and state.rules.reshuffle_mid_forming:
-        deck, discard, shuffles = list(shuffled(discard, state.seed, shuffles)), (), shuffles + 1
+        deck, discard, shuffles = (
+            list(shuffled(discard.cards, state.seed, shuffles)),
+            Pile(),
+            shuffles + 1,
+        )
         more = need - len(laid)
         laid += deck[-more:][::-1]
         del deck[-more:]
@@ -209,7 +218,7 @@ def take_pile(state: GameState, pile: int) -> GameState:
         state,
         players=players,
         dealer_piles=(),
-        discard_pile=state.discard_pile + leftover,
+        discard_pile=state.discard_pile.add(leftover),
         phase=Phase.PLAY_TURNS,
         current_player=state.dealer,
         turn=NO_TURN,
@@ -231,7 +240,7 @@ def discard_pile(state: GameState, pile: int) -> GameState:
         state,
         players=state.players,
         dealer_piles=_replace(state.dealer_piles, index, None),
-        discard_pile=state.discard_pile + (state.dealer_piles[index] or ()),
+        discard_pile=state.discard_pile.add(state.dealer_piles[index] or ()),
         current_player=(state.dealer + 1) % state.num_players,
         turn=NO_TURN,
     )
@@ -512,7 +521,7 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
         else player.value_pile,
     )
     players = _replace(state.players, seat, new_player)
-    discard_pile = state.discard_pile + tuple(to_discard) + thrown
+    discard_pile = state.discard_pile.add(tuple(to_discard) + thrown)
     following = (seat + 1) % state.num_players
     if following != state.dealer:
         return _within_round(

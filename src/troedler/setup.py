@@ -15,6 +15,7 @@ from troedler.cards import (
 from troedler.chance import shuffled
 from troedler.errors import ConfigurationError
 from troedler.goods import Good, Goods
+from troedler.pile import Pile
 from troedler.rules import Rules
 from troedler.state import NO_TURN, GameState, Phase, PlayerState
 
@@ -104,7 +105,7 @@ def new_game(
         current_player=None,
         game_round_pile=game_round_pile,
         dealer_piles=(),
-        discard_pile=discard,
+        discard_pile=Pile.of(discard),
         village_goods=tuple(village_goods),
         players=players,
         turn=NO_TURN,

@@ -26,6 +26,7 @@ from troedler.cards import (
 )
 from troedler.errors import TroedlerError
 from troedler.goods import Goods
+from troedler.pile import Pile
 from troedler.rules import Rules
 
 __all__ = [
@@ -114,7 +115,8 @@ class GameState:
     dealer_piles: tuple[tuple[Card, ...] | None, ...]
     """This round's dealer piles while they are taken; None marks a pile that is
     gone (taken or discarded). Empty outside the take-piles phase."""
-    discard_pile: tuple[Card, ...]
+    discard_pile: Pile
+    """The face-up discard pile; ``discard_pile.cards`` lists it bottom to top."""
     village_goods: tuple[Goods, ...]
     players: tuple[PlayerState, ...]
     turn: Turn = NO_TURN
@@ -152,7 +154,7 @@ def cards_in_play(cards: CardCatalogue, board: Board, num_players: int) -> Count
 def cards_in_state(state: GameState) -> Counter[Card]:
     """Every card of ``state``, wherever it lies: piles, hands, value piles, the turn."""
     counter: Counter[Card] = Counter(state.game_round_pile)
-    counter.update(state.discard_pile)
+    counter.update(state.discard_pile.cards)
     counter.update(state.turn.played)
     for pile in state.dealer_piles:
         counter.update(pile or ())
