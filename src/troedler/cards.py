@@ -96,13 +96,9 @@ class RouteCard:
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
     serial: int = attrs.field(init=False, eq=False, repr=False)
 
-    @sort_key.default
-    def _sort_key(self) -> SortKey:
-        return int(self.kind)
-
-    @serial.default
-    def _serial(self) -> int:
-        return _serial(self.sort_key)
+    def __attrs_post_init__(self) -> None:  # after the validators
+        object.__setattr__(self, "sort_key", int(self.kind))
+        object.__setattr__(self, "serial", _serial(self.sort_key))
 
     def __str__(self) -> str:
         return self.kind.code
@@ -139,17 +135,13 @@ class RequestCard:
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
     serial: int = attrs.field(init=False, eq=False, repr=False)
 
-    @sort_key.default
-    def _sort_key(self) -> SortKey:
+    def __attrs_post_init__(self) -> None:  # after the validators
         # By size, then most of the first kinds, then points: one int per value.
         key = len(self.goods)
         for n in self.goods.counts:
             key = key * (MAX_REQUEST_GOODS_OF_A_KIND + 1) + MAX_REQUEST_GOODS_OF_A_KIND - n
-        return 6 + key * (MAX_POINTS + 1) + self.points
-
-    @serial.default
-    def _serial(self) -> int:
-        return _serial(self.sort_key)
+        object.__setattr__(self, "sort_key", 6 + key * (MAX_POINTS + 1) + self.points)
+        object.__setattr__(self, "serial", _serial(self.sort_key))
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"

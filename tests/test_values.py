@@ -1,0 +1,114 @@
+"""Goods, cards, piles and shuffles: the value types behave as values."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from troedler import Good, Goods, RequestCard, parse_card
+from troedler.cards import card_sort_key, hand_count, hand_index, sort_hand
+from troedler.chance import shuffled
+from troedler.pile import Pile
+
+goods_lists = st.lists(st.sampled_from(list(Good)), max_size=12)
+
+
+@given(goods_lists, goods_lists)
+def test_goods_arithmetic_is_multiset_arithmetic(a: list[Good], b: list[Good]) -> None:
+    x, y = Goods.of(a), Goods.of(b)
+    assert Counter(x + y) == Counter(a) + Counter(b)
+    assert Counter(x - y) == Counter(a) - Counter(b)
+    assert Counter(x | y) == Counter(a) | Counter(b)
+    assert (x <= y) == (not (Counter(a) - Counter(b)))
+    assert len(x) == len(a) and bool(x) == bool(a)
+    assert x.kinds() == tuple(sorted(set(a)))
+    for good in Good:
+        assert x.add(good).count(good) == x.count(good) + 1
+        if x.count(good):
+            assert x.remove(good).count(good) == x.count(good) - 1
+
+
+@given(goods_lists)
+def test_equal_goods_are_equal_however_made(a: list[Good]) -> None:
+    made = Goods(Goods.of(a).counts)  # built directly, not shared
+    assert made == Goods.of(reversed(a)) == Goods.parse(str(Goods.of(a)))
+    assert hash(made) == hash(Goods.of(a))
+    assert copy.deepcopy(made) == made and copy.copy(made) is made
+
+
+def test_goods_refuse_bad_counts() -> None:
+    with pytest.raises(ValueError, match="six non-negative ints"):
+        Goods((1, 2, 3))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="six non-negative ints"):
+        Goods((0, 0, 0, 0, 0, -1))
+    with pytest.raises(ValueError, match="not enough anvil"):
+        Goods.parse("B").remove(Good.ANVIL)
+
+
+requests = st.builds(
+    RequestCard,
+    st.builds(Goods.of, st.lists(st.sampled_from(list(Good)), min_size=1, max_size=6)),
+    st.integers(0, 20),
+)
+cards = st.one_of(
+    st.sampled_from([parse_card(w) for w in ["trail", "bridge", "ferry", "moor", "extra", "feed"]]),
+    requests,
+)
+
+
+@given(st.lists(cards, max_size=10))
+def test_hand_order_and_search_by_sort_key(hand_cards: list[object]) -> None:
+    hand = sort_hand(hand_cards)  # type: ignore[arg-type]
+    keys = [card_sort_key(card) for card in hand]
+    assert keys == sorted(keys)
+    for card in hand:
+        assert hand[hand_index(hand, card)] == card
+        assert hand_count(hand, card) == hand_cards.count(card)
+
+
+@given(cards, cards)
+def test_sort_keys_and_serials_tell_cards_apart(a: object, b: object) -> None:
+    assert (a == b) == (card_sort_key(a) == card_sort_key(b))  # type: ignore[arg-type]
+    assert (a == b) == (a.serial == b.serial)  # type: ignore[attr-defined]
+
+
+def test_request_cards_refuse_impossible_values() -> None:
+    with pytest.raises(ValueError, match="0 to 999 points"):
+        RequestCard(Goods.parse("AA"), -1)
+    with pytest.raises(ValueError, match="at most 16 of a kind"):
+        RequestCard("AA", 3)  # type: ignore[arg-type]
+
+
+@given(st.lists(st.lists(cards, max_size=4), max_size=8))
+def test_pile_is_its_cards_bottom_to_top(handfuls: list[list[object]]) -> None:
+    pile = Pile()
+    for handful in handfuls:
+        pile = pile.add(handful)  # type: ignore[arg-type]
+    flat = tuple(card for handful in handfuls for card in handful)
+    assert pile.cards == flat and len(pile) == len(flat) and tuple(pile) == flat
+    assert pile.top == (flat[-1] if flat else None)
+    assert pile == Pile.of(flat)  # compared by cards, however they were added
+    assert hash(pile) == hash(Pile.of(flat))
+
+
+def test_shuffles_are_permutations_fixed_by_seed_and_number() -> None:
+    items = list(range(40))
+    one = shuffled(items, 5, 0)
+    assert sorted(one) == items
+    assert shuffled(items, 5, 0) == one
+    assert shuffled(items, 5, 1) != one and shuffled(items, 6, 0) != one
+    assert shuffled([], 1, 1) == () and shuffled([7], 1, 1) == (7,)
+
+
+def test_shuffles_are_uniform() -> None:
+    # Every order of four items, 24000 shuffles: about 1000 each. The bound is
+    # the chi-square value that a fair shuffle exceeds once in a million.
+    counts = Counter(shuffled("abcd", 2026, n) for n in range(24_000))
+    assert set(counts) == set(itertools.permutations("abcd"))
+    chi_square = sum((c - 1000) ** 2 / 1000 for c in counts.values())
+    assert chi_square < 71.0
