@@ -203,7 +203,7 @@ def _request_moves(
 # all of them have been seen before. Bounded by the number of distinct
 # discard multisets (tens of thousands for the default deck) and a cap.
 _END_TURNS: dict[tuple[int, ...], EndTurn] = {}
-_END_TURNS_LIMIT = 200_000
+_END_TURNS_LIMIT = 100_000
 
 
 def _end_turn_moves(hand: tuple[Card, ...], required: int) -> list[EndTurn]:
