@@ -19,6 +19,7 @@ import attrs
 from troedler.board import RouteKind
 from troedler.cards import (
     EXTRA_GOOD,
+    ROUTE_CARDS,
     SPECIAL_FEED,
     Card,
     ExtraGoodCard,
@@ -330,7 +331,8 @@ def _move_cart(
     hand = _play_card(seat, player, card, rule)
     if not isinstance(to, str) or not state.board.has_village(to):
         _fail(rule, f"{to!r} is not a village of the board")
-    if to not in state.board.neighbours(player.cart, kind):
+    board = state.board
+    if board.index(to) not in board.targets(board.index(player.cart), kind):
         how = f"no {kind.code}" if kind is not None else "no route"
         _fail(rule, f"{how} leads from {player.cart} to {to}")
     if take is None:
@@ -356,7 +358,7 @@ def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = N
     """
     if not isinstance(kind, RouteKind):
         _fail("T2", f"{kind!r} is not a route kind")
-    return _move_cart(state, kind, to, take, RouteCard(kind), "T2")
+    return _move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2")
 
 
 def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameState:
