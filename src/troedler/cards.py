@@ -233,7 +233,7 @@ class StartingSet:
         return (self.request, ROUTE_CARDS[self.route], SPECIAL_FEED)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class CardCatalogue:
     """Every card of the game (C2): the deck and the four starting sets."""
 

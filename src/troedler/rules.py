@@ -14,7 +14,7 @@ _END_THRESHOLD = {2: 7, 3: 6, 4: 5}
 _SETUP_DISCARDS = {2: 7, 3: 9, 4: 9}
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Rules:
     """How a game is played; carried in every game state.
 

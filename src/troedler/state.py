@@ -112,6 +112,7 @@ class GameState:
     current_player: int | None
     """The seat whose decision the game waits for; None once the game is over."""
     game_round_pile: tuple[Card, ...]
+    """The face-down game-round pile, bottom to top."""
     dealer_piles: tuple[tuple[Card, ...] | None, ...]
     """This round's dealer piles while they are taken; None marks a pile that is
     gone (taken or discarded). Empty outside the take-piles phase."""
