@@ -71,6 +71,7 @@ def test_notation_is_forgiving_about_case_and_spaces() -> None:
         ("deliver bridge", "expected a goods request"),
         ("end now", "expected 'end' or 'end discard CARD"),
         ("end discard wagon", "expected a card"),
+        ("deliver AAAAAAAAAAAAAAAAA:5", "at most 16 of a kind"),
         ("take 1" * 100, "at most 200 characters"),
     ],
 )

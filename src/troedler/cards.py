@@ -209,7 +209,12 @@ def parse_card(text: str) -> Card:
         goods_text, _, points_text = word.partition(":")
         if not points_text.isdigit() or len(points_text) > 3 or not goods_text:
             raise NotationError(f"expected a goods request like AAB:5, got {text!r}")
-        return RequestCard(Goods.parse(goods_text), int(points_text))
+        try:
+            return RequestCard(Goods.parse(goods_text), int(points_text))
+        except ValueError as error:  # a request no deck could hold
+            raise NotationError(
+                f"expected a goods request like AAB:5, got {text!r}: {error}"
+            ) from None
     try:
         return ROUTE_CARDS[RouteKind.parse(word)]
     except NotationError:

@@ -1,7 +1,9 @@
-"""Reading the TOML data files (board, cards) without trusting them.
+"""Reading data from outside (TOML boards and cards, JSON states and records)
+without trusting it.
 
-Every check raises :class:`FormatError` naming the file and the field, so a
-user who types up their own board learns exactly which line is wrong.
+Every check raises :class:`FormatError` naming the source and the field, so a
+user who types up their own board learns exactly which line is wrong, and a
+server that receives a stranger's game record learns exactly what is bad.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from troedler.errors import FormatError
 
-__all__ = ["Fields", "read_packaged_toml", "read_toml"]
+__all__ = ["Fields", "describe", "read_packaged_toml", "read_toml"]
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -110,6 +112,35 @@ class Fields:
     def table_at(self, key: str) -> Fields:
         """The sub-table at ``key``."""
         return Fields(self.source, self._at(key), self.get(key))
+
+    def boolean(self, key: str) -> bool:
+        """A true or false at ``key``."""
+        value = self.get(key)
+        if type(value) is not bool:
+            raise self.error(key, f"expected true or false, got {_kind(value)}")
+        return value
+
+    def optional_integer(self, key: str, low: int, high: int) -> int | None:
+        """An integer within ``low..high`` at ``key``, or null."""
+        if self.get(key) is None:
+            return None
+        return self.integer(key, low, high)
+
+    def items(self, key: str, most: int) -> list[tuple[str, object]]:
+        """The items of the array at ``key``, each with its path; at most ``most``."""
+        values = self.array(key)
+        if len(values) > most:
+            raise self.error(key, f"expected at most {most} items, got {len(values)}")
+        return [(f"{self._at(key)}[{i}]", value) for i, value in enumerate(values)]
+
+    def path(self, key: str) -> str:
+        """The full path of ``key`` in this table."""
+        return self._at(key)
+
+
+def describe(value: object) -> str:
+    """A short description of ``value`` for an error message."""
+    return _kind(value)
 
 
 def _kind(value: object) -> str:
