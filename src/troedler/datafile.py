@@ -133,7 +133,7 @@ class Fields:
             raise self.error(key, f"expected at most {most} items, got {len(values)}")
         return [(f"{self._at(key)}[{i}]", value) for i, value in enumerate(values)]
 
-    def path(self, key: str) -> str:
+    def path_of(self, key: str) -> str:
         """The full path of ``key`` in this table."""
         return self._at(key)
 

@@ -21,6 +21,7 @@ from troedler.cards import (
     Card,
     CardCatalogue,
     RequestCard,
+    SpecialFeedCard,
     card_sort_key,
     hand_count,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "cards_in_play",
     "cards_in_state",
     "check_invariants",
+    "problems",
 ]
 
 TOTAL_GOODS = 48
@@ -172,12 +174,16 @@ def check_invariants(state: GameState) -> None:
     card of the game is in exactly one place, and that phase, seats and piles
     agree. Used by tests and wherever a state comes from outside.
     """
-    problems = _problems(state)
-    if problems:
-        raise TroedlerError("state breaks its invariants: " + "; ".join(problems))
+    found = problems(state)
+    if found:
+        raise TroedlerError("state breaks its invariants: " + "; ".join(found))
 
 
-def _problems(state: GameState) -> list[str]:
+def problems(state: GameState) -> list[str]:
+    """What is wrong with ``state`` as a position of the game: empty if nothing.
+
+    The facts :func:`check_invariants` checks, as sentences.
+    """
     problems = []
     n = state.num_players
     if n != state.rules.num_players:
@@ -192,6 +198,10 @@ def _problems(state: GameState) -> list[str]:
         for name, cards in (("hand", player.hand), ("value pile", player.value_pile)):
             if list(cards) != sorted(cards, key=card_sort_key):
                 problems.append(f"the {name} of seat {seat} is not in hand order")
+        if any(not isinstance(card, SpecialFeedCard | RequestCard) for card in player.value_pile):
+            problems.append(
+                f"the value pile of seat {seat} holds a card other than feed or requests"
+            )
         if not state.board.has_village(player.cart):
             problems.append(f"a cart stands on unknown village {player.cart!r}")
     expected = cards_in_play(state.cards, state.board, n)
@@ -211,6 +221,19 @@ def _problems(state: GameState) -> list[str]:
     if state.phase is Phase.TAKE_PILES:
         if len(state.dealer_piles) != n + 1:
             problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
+        elif any(pile is not None and len(pile) > 4 for pile in state.dealer_piles):
+            problems.append("a dealer pile holds more than 4 cards")
+        else:
+            gone = state.dealer_piles.count(None)
+            two_player = state.rules.two_player_rules
+            takes = gone - 1 if two_player and gone else gone
+            taker = state.dealer if two_player and gone == 0 else (state.dealer + 1 + takes) % n
+            if takes >= n:
+                problems.append("every seat has taken a pile, yet piles are being taken")
+            elif state.current_player != taker:
+                problems.append(
+                    f"seat {taker} takes the next pile, not seat {state.current_player}"
+                )
     elif state.dealer_piles:
         problems.append("dealer piles lie on the table outside the take-piles phase")
     if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:

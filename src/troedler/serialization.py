@@ -1,0 +1,363 @@
+"""Game states as JSON, and reading them back without trusting the text.
+
+``state_from_json(state_to_json(state)) == state`` for every reachable state.
+Text from outside is checked field by field: anything malformed or hostile
+raises :class:`FormatError` whose message gives the path of the offending
+field (``players[2].hand[0]``), and no partly built state ever escapes.
+The format is documented in ``docs/format.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Any
+
+from troedler.board import Board, default_board
+from troedler.cards import (
+    Card,
+    CardCatalogue,
+    default_cards,
+    parse_card,
+    sort_hand,
+)
+from troedler.datafile import Fields, describe
+from troedler.errors import ConfigurationError, FormatError, NotationError
+from troedler.goods import Good, Goods
+from troedler.pile import Pile
+from troedler.rules import Rules
+from troedler.state import (
+    TOTAL_GOODS,
+    GameState,
+    Phase,
+    PlayerState,
+    Turn,
+    cards_in_play,
+    cards_in_state,
+    problems,
+)
+
+__all__ = [
+    "MAX_JSON_CHARS",
+    "STATE_FORMAT",
+    "STATE_VERSION",
+    "fingerprint",
+    "load_json",
+    "state_from_json",
+    "state_to_json",
+]
+
+STATE_FORMAT = "troedler-state"
+STATE_VERSION = 1
+MAX_JSON_CHARS = 4_000_000
+"""Longest JSON text accepted, in characters: far beyond any real game."""
+SEED_RANGE = (-(2**63), 2**64 - 1)
+MAX_COUNT = 1_000_000
+MAX_CARDS_IN_LIST = 200
+
+
+def fingerprint(board: Board, cards: CardCatalogue) -> str:
+    """A short hash of the board and card catalogue a game was played with."""
+    data = {
+        "villages": [[v.name, v.number] for v in board.villages],
+        "routes": [[*r.ends, r.kind.code] for r in board.routes],
+        "start_villages": list(board.start_villages),
+        "route_cards": [str(card) for card in cards.routes],
+        "requests": [str(card) for card in cards.requests],
+        "special_feed": cards.special_feed,
+        "extra_goods": cards.extra_goods,
+        "starting_sets": [[s.village, s.route.code, str(s.request)] for s in cards.starting_sets],
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def rules_to_data(rules: Rules) -> dict[str, Any]:
+    """The rules as a JSON-ready table."""
+    return {
+        "num_players": rules.num_players,
+        "end_threshold": rules.end_threshold,
+        "two_player_rules": rules.two_player_rules,
+        "hand_limit": rules.hand_limit,
+        "setup_requests": rules.setup_requests,
+        "setup_feed": rules.setup_feed,
+        "reshuffle_mid_forming": rules.reshuffle_mid_forming,
+    }
+
+
+def _codes(cards: Any) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def state_to_json(state: GameState) -> str:
+    """``state`` as JSON text (see ``docs/format.md``).
+
+    >>> from troedler import new_game
+    >>> state = new_game(2, seed=1)
+    >>> state_from_json(state_to_json(state)) == state
+    True
+    """
+    board = state.board
+    data = {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "rules": rules_to_data(state.rules),
+        "fingerprint": fingerprint(board, state.cards),
+        "seed": state.seed,
+        "shuffles": state.shuffles,
+        "round": state.round,
+        "dealer": state.dealer,
+        "phase": state.phase.name.lower(),
+        "current_player": state.current_player,
+        "game_round_pile": _codes(state.game_round_pile),
+        "dealer_piles": [None if pile is None else _codes(pile) for pile in state.dealer_piles],
+        "discard_pile": _codes(state.discard_pile.cards),
+        "village_goods": {
+            village.name: str(goods)
+            for village, goods in zip(board.villages, state.village_goods, strict=True)
+        },
+        "players": [
+            {
+                "cart": player.cart,
+                "hand": _codes(player.hand),
+                "goods": str(player.goods),
+                "value_pile": _codes(player.value_pile),
+            }
+            for player in state.players
+        ],
+        "turn": {
+            "played": _codes(state.turn.played),
+            "delivered_to": list(state.turn.delivered_to),
+        },
+    }
+    return json.dumps(data)
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_json(text: str | bytes, source: str) -> object:
+    """Parse JSON text from outside; :class:`FormatError` for anything that is not JSON."""
+    if isinstance(text, bytes | bytearray):
+        if len(text) > 4 * MAX_JSON_CHARS:
+            raise FormatError(source, "", f"is {len(text)} bytes, more than allowed")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise FormatError(source, "", f"is not UTF-8 text (byte {error.start})") from None
+    if not isinstance(text, str):
+        raise FormatError(source, "", f"expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_JSON_CHARS:
+        raise FormatError(source, "", f"is {len(text)} characters, more than {MAX_JSON_CHARS}")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise FormatError(source, "", "is nested too deeply") from None
+    except ValueError as error:  # JSONDecodeError, and integers too long to read
+        raise FormatError(source, "", f"is not valid JSON ({error})") from None
+
+
+def check_version(top: Fields, expected_format: str, version: int) -> None:
+    """Check the ``format`` and ``version`` fields of a document."""
+    found = top.get("format")
+    if found != expected_format:
+        raise top.error("format", f"expected {expected_format!r}, got {describe(found)}")
+    number = top.get("version")
+    if type(number) is not int or number != version:
+        raise top.error("version", f"unknown format version {describe(number)}; this is {version}")
+
+
+def rules_from_data(fields: Fields) -> Rules:
+    """Rules from their JSON table."""
+    fields.only(*rules_to_data(Rules.for_players(2)))
+    try:
+        return Rules(
+            num_players=fields.integer("num_players", 2, 4),
+            end_threshold=fields.integer("end_threshold", 1, 30),
+            two_player_rules=fields.boolean("two_player_rules"),
+            hand_limit=fields.integer("hand_limit", 0, 100),
+            setup_requests=fields.integer("setup_requests", 0, 26),
+            setup_feed=fields.integer("setup_feed", 0, 24),
+            reshuffle_mid_forming=fields.boolean("reshuffle_mid_forming"),
+        )
+    except ConfigurationError as error:
+        raise fields.error("", str(error)) from None
+
+
+def board_and_cards(
+    fields: Fields, board: Board | None, cards: CardCatalogue | None
+) -> tuple[Board, CardCatalogue]:
+    """The board and cards to read a document with, checked against its fingerprint."""
+    board = default_board() if board is None else board
+    cards = default_cards() if cards is None else cards
+    found = fields.get("fingerprint")
+    expected = fingerprint(board, cards)
+    if found != expected:
+        raise fields.error(
+            "fingerprint",
+            f"the game used another board or cards ({describe(found)}); "
+            f"these give {expected!r}: pass the board and cards it was played with",
+        )
+    return board, cards
+
+
+def _card(path: str, value: object, source: str) -> Card:
+    if not isinstance(value, str) or len(value) > 40:
+        raise FormatError(source, path, f"expected a card code, got {describe(value)}")
+    try:
+        return parse_card(value)
+    except NotationError as error:
+        raise FormatError(source, path, str(error)) from None
+
+
+def _cards(fields: Fields, key: str) -> tuple[Card, ...]:
+    return tuple(
+        _card(path, value, fields.source) for path, value in fields.items(key, MAX_CARDS_IN_LIST)
+    )
+
+
+def _goods(fields: Fields, key: str) -> Goods:
+    text = fields.get(key)
+    if not isinstance(text, str) or len(text) > TOTAL_GOODS:
+        raise fields.error(key, f"expected goods like 'AAP' or '-', got {describe(text)}")
+    try:
+        return Goods.parse(text)
+    except NotationError as error:
+        raise fields.error(key, str(error)) from None
+
+
+def _village(source: str, path: str, value: object, board: Board) -> str:
+    if not isinstance(value, str) or not board.has_village(value):
+        raise FormatError(source, path, f"expected a village of the board, got {describe(value)}")
+    return value
+
+
+_STATE_KEYS = (
+    "format", "version", "rules", "fingerprint", "seed", "shuffles", "round", "dealer",
+    "phase", "current_player", "game_round_pile", "dealer_piles", "discard_pile",
+    "village_goods", "players", "turn",
+)  # fmt: skip
+
+
+def state_from_json(
+    text: str | bytes, *, board: Board | None = None, cards: CardCatalogue | None = None
+) -> GameState:
+    """The game state written as ``text`` by :func:`state_to_json`.
+
+    ``board`` and ``cards`` default to troedler's own; a state of a game
+    played with others needs them passed in (the fingerprint must match).
+    Raises :class:`FormatError` naming the offending field.
+    """
+    top = Fields("state", "", load_json(text, "state"))
+    return state_from_fields(top, board, cards)
+
+
+def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | None) -> GameState:
+    """A game state from its checked JSON table."""
+    top.only(*_STATE_KEYS)
+    check_version(top, STATE_FORMAT, STATE_VERSION)
+    rules = rules_from_data(top.table_at("rules"))
+    board, cards = board_and_cards(top, board, cards)
+    n = rules.num_players
+    phase_name = top.get("phase")
+    phases = {phase.name.lower(): phase for phase in Phase}
+    if phase_name not in phases:
+        raise top.error("phase", f"expected one of {', '.join(phases)}, got {describe(phase_name)}")
+    piles: list[tuple[Card, ...] | None] = []
+    for path, value in top.items("dealer_piles", n + 1):
+        if value is None:
+            piles.append(None)
+            continue
+        piles.append(_cards(_Renamed(top.source, path, value), "cards"))
+    village_table = top.table_at("village_goods")
+    names = [village.name for village in board.villages]
+    village_table.only(*names)
+    village_goods = tuple(_goods(village_table, name) for name in names)
+    players = []
+    for path, value in top.items("players", 4):
+        entry = Fields(top.source, path, value)
+        entry.only("cart", "hand", "goods", "value_pile")
+        cart = _village(top.source, entry.path_of("cart"), entry.get("cart"), board)
+        players.append(
+            PlayerState(
+                cart=cart,
+                hand=sort_hand(_cards(entry, "hand")),
+                goods=_goods(entry, "goods"),
+                value_pile=sort_hand(_cards(entry, "value_pile")),
+            )
+        )
+    if len(players) != n:
+        raise top.error("players", f"expected {n} players for these rules, got {len(players)}")
+    turn = top.table_at("turn")
+    turn.only("played", "delivered_to")
+    delivered = tuple(
+        _village(top.source, path, value, board)
+        for path, value in turn.items("delivered_to", len(names))
+    )
+    state = GameState(
+        rules=rules,
+        board=board,
+        cards=cards,
+        seed=top.integer("seed", *SEED_RANGE),
+        shuffles=top.integer("shuffles", 0, MAX_COUNT),
+        round=top.integer("round", 1, MAX_COUNT),
+        dealer=top.integer("dealer", 0, n - 1),
+        phase=phases[phase_name],
+        current_player=top.optional_integer("current_player", 0, n - 1),
+        game_round_pile=_cards(top, "game_round_pile"),
+        dealer_piles=tuple(piles),
+        discard_pile=Pile.of(_cards(top, "discard_pile")),
+        village_goods=village_goods,
+        players=tuple(players),
+        turn=Turn(_cards(turn, "played"), delivered),
+    )
+    _check_conservation(top, state)
+    found = problems(state)
+    if found:
+        raise top.error("", "is not a state a game can reach: " + "; ".join(found))
+    return state
+
+
+class _Renamed(Fields):
+    """A bare value read as if it were the table field ``cards`` at ``path``."""
+
+    def __init__(self, source: str, path: str, value: object) -> None:
+        super().__init__(source, "", {"cards": value})
+        self._path = path
+
+    def _at(self, key: str) -> str:
+        return self._path
+
+
+def _check_conservation(top: Fields, state: GameState) -> None:
+    counts = Counter[Good]()
+    for goods in state.village_goods:
+        counts.update(goods)
+    for player in state.players:
+        counts.update(player.goods)
+    wrong = [good for good in Good if counts[good] != TOTAL_GOODS // len(Good)]
+    if wrong:
+        good = wrong[0]
+        raise top.error(
+            "village_goods",
+            f"villages and players hold {counts[good]} {good.name.lower()}s, not "
+            f"{TOTAL_GOODS // len(Good)} (C1)",
+        )
+    found = cards_in_state(state)
+    expected = cards_in_play(state.cards, state.board, state.num_players)
+    if found != expected:
+        extra = sorted(map(str, (found - expected).elements()))
+        missing = sorted(map(str, (expected - found).elements()))
+        raise top.error(
+            "",
+            f"the cards are not those of the game (C2): extra {extra or 'none'}, "
+            f"missing {missing or 'none'}",
+        )
