@@ -57,8 +57,10 @@ from troedler.moves import (
     TakePile,
 )
 from troedler.notation import parse_move
+from troedler.records import GameRecord, GameResult, replay
 from troedler.rules import Rules
 from troedler.scoring import Outcome, Tally, outcome, score, tally
+from troedler.serialization import state_from_json, state_to_json
 from troedler.setup import new_game
 from troedler.state import GameState, Phase, PlayerState, Turn, check_invariants
 
@@ -75,6 +77,8 @@ __all__ = [
     "EndTurn",
     "ExtraGoodCard",
     "FormatError",
+    "GameRecord",
+    "GameResult",
     "GameState",
     "Good",
     "Goods",
@@ -121,7 +125,10 @@ __all__ = [
     "play_feed_move",
     "play_request",
     "play_route",
+    "replay",
     "score",
+    "state_from_json",
+    "state_to_json",
     "take_pile",
     "tally",
 ]

@@ -1,0 +1,270 @@
+"""Game records: everything needed to replay a game exactly, as JSON.
+
+A record holds the rules, the fingerprint of the board and cards, the seed,
+the starting dealer, the seats' names, every move in notation and the result.
+Replaying it from the seed reproduces every state. A record read from text is
+checked completely, replay included: a move that is illegal where it stands,
+or a stored result that the replay does not give, is a :class:`FormatError`
+naming the field (``moves[17]``, ``result.points``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import attrs
+
+from troedler.board import Board
+from troedler.cards import CardCatalogue
+from troedler.datafile import Fields, describe
+from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, NotationError
+from troedler.legal import apply_move
+from troedler.moves import Move
+from troedler.notation import MAX_TEXT, parse_move
+from troedler.rules import Rules
+from troedler.scoring import outcome
+from troedler.serialization import (
+    SEED_RANGE,
+    board_and_cards,
+    check_version,
+    fingerprint,
+    load_json,
+    rules_from_data,
+    rules_to_data,
+)
+from troedler.setup import new_game
+from troedler.state import GameState
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "GameResult", "replay"]
+
+RECORD_FORMAT = "troedler-record"
+RECORD_VERSION = 1
+MAX_MOVES = 100_000
+MAX_SEAT_NAME = 64
+
+
+@attrs.frozen
+class GameResult:
+    """How a finished game ended: per seat damage and points; who lost and won."""
+
+    damage: tuple[int, ...]
+    points: tuple[int, ...]
+    totally_damaged: tuple[int, ...]
+    """Seats with total damage, in seat order."""
+    winners: tuple[int, ...]
+    """Winning seats, in seat order."""
+
+    @classmethod
+    def of(cls, state: GameState) -> GameResult:
+        """The result of the finished game ``state``."""
+        result = outcome(state)
+        return cls(
+            damage=result.damage,
+            points=result.points,
+            totally_damaged=tuple(sorted(result.totally_damaged)),
+            winners=tuple(sorted(result.winners)),
+        )
+
+
+@attrs.frozen
+class GameRecord:
+    """A whole game, or its beginning, as it can be stored and replayed."""
+
+    rules: Rules
+    fingerprint: str
+    """Of the board and cards the game was played with (see ``docs/format.md``)."""
+    seed: int
+    starting_dealer: int
+    seats: tuple[str, ...]
+    """A name for each seat, in seat order."""
+    moves: tuple[str, ...]
+    """Every move in notation, in the order made."""
+    result: GameResult | None
+    """None while the game is not over."""
+
+    @classmethod
+    def of_game(
+        cls, first: GameState, moves: Sequence[Move], *, seats: Sequence[str] | None = None
+    ) -> GameRecord:
+        """The record of a game that began with ``first`` and went on with ``moves``.
+
+        ``first`` must be a state :func:`troedler.new_game` returns; the moves
+        are applied to check them and to find the result.
+        """
+        n = first.num_players
+        again = new_game(
+            n,
+            seed=first.seed,
+            starting_dealer=first.dealer,
+            board=first.board,
+            rules=first.rules,
+            cards=first.cards,
+        )
+        if again != first or first.round != 1:
+            raise ConfigurationError("a record begins with a state new_game returned")
+        names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(n))
+        if len(names) != n:
+            raise ConfigurationError(f"{n} seat names needed, got {len(names)}")
+        state = first
+        for move in moves:
+            state = apply_move(state, move)
+        return cls(
+            rules=first.rules,
+            fingerprint=fingerprint(first.board, first.cards),
+            seed=first.seed,
+            starting_dealer=first.dealer,
+            seats=names,
+            moves=tuple(str(move) for move in moves),
+            result=GameResult.of(state) if state.is_over else None,
+        )
+
+    def to_json(self) -> str:
+        """The record as JSON text (see ``docs/format.md``)."""
+        result = None
+        if self.result is not None:
+            result = {
+                "damage": list(self.result.damage),
+                "points": list(self.result.points),
+                "totally_damaged": list(self.result.totally_damaged),
+                "winners": list(self.result.winners),
+            }
+        return json.dumps(
+            {
+                "format": RECORD_FORMAT,
+                "version": RECORD_VERSION,
+                "rules": rules_to_data(self.rules),
+                "fingerprint": self.fingerprint,
+                "seed": self.seed,
+                "starting_dealer": self.starting_dealer,
+                "seats": list(self.seats),
+                "moves": list(self.moves),
+                "result": result,
+            },
+            indent=1,
+        )
+
+    @classmethod
+    def from_json(
+        cls, text: str | bytes, *, board: Board | None = None, cards: CardCatalogue | None = None
+    ) -> GameRecord:
+        """The record written as ``text``, checked completely, replay included.
+
+        ``board`` and ``cards`` default to troedler's own. Raises
+        :class:`FormatError` naming the offending field.
+        """
+        top = Fields("record", "", load_json(text, "record"))
+        top.only(
+            "format", "version", "rules", "fingerprint", "seed", "starting_dealer",
+            "seats", "moves", "result",
+        )  # fmt: skip
+        check_version(top, RECORD_FORMAT, RECORD_VERSION)
+        rules = rules_from_data(top.table_at("rules"))
+        board, cards = board_and_cards(top, board, cards)
+        n = rules.num_players
+        seats = []
+        for path, value in top.items("seats", 4):
+            if not isinstance(value, str) or not 0 < len(value) <= MAX_SEAT_NAME:
+                raise FormatError("record", path, f"expected a seat name, got {describe(value)}")
+            if not value.isprintable():
+                raise FormatError("record", path, "a seat name must be printable text")
+            seats.append(value)
+        if len(seats) != n:
+            raise top.error("seats", f"expected {n} seat names for these rules, got {len(seats)}")
+        moves = []
+        for path, value in top.items("moves", MAX_MOVES):
+            if not isinstance(value, str) or len(value) > MAX_TEXT:
+                raise FormatError(
+                    "record", path, f"expected a move in notation, got {describe(value)}"
+                )
+            moves.append(value)
+        record = cls(
+            rules=rules,
+            fingerprint=fingerprint(board, cards),
+            seed=top.integer("seed", *SEED_RANGE),
+            starting_dealer=top.integer("starting_dealer", 0, n - 1),
+            seats=tuple(seats),
+            moves=tuple(moves),
+            result=_result_from(top, n),
+        )
+        final = _replay(record, board, cards)[-1]
+        replayed = GameResult.of(final) if final.is_over else None
+        if replayed != record.result:
+            _refuse_result(top, record.result, replayed)
+        return record
+
+
+def _result_from(top: Fields, n: int) -> GameResult | None:
+    if top.get("result") is None:
+        return None
+    table = top.table_at("result")
+    table.only("damage", "points", "totally_damaged", "winners")
+
+    def numbers(key: str, length: int | None) -> tuple[int, ...]:
+        values = []
+        for path, value in table.items(key, n):
+            if type(value) is not int or not 0 <= value <= 10_000:
+                raise FormatError(
+                    "record", path, f"expected a number 0 to 10000, got {describe(value)}"
+                )
+            values.append(value)
+        if length is not None and len(values) != length:
+            raise table.error(key, f"expected {length} numbers, one per seat, got {len(values)}")
+        return tuple(values)
+
+    return GameResult(
+        damage=numbers("damage", n),
+        points=numbers("points", n),
+        totally_damaged=numbers("totally_damaged", None),
+        winners=numbers("winners", None),
+    )
+
+
+def _refuse_result(top: Fields, stored: GameResult | None, replayed: GameResult | None) -> None:
+    if replayed is None:
+        raise top.error("result", "the moves do not finish the game, so it has no result")
+    if stored is None:
+        raise top.error("result", "the moves finish the game, so it needs its result")
+    for key in ("damage", "points", "totally_damaged", "winners"):
+        if getattr(stored, key) != getattr(replayed, key):
+            raise top.error(
+                f"result.{key}",
+                f"the replay gives {list(getattr(replayed, key))}, "
+                f"the record says {list(getattr(stored, key))}",
+            )
+
+
+def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[GameState, ...]:
+    try:
+        state = new_game(
+            record.rules.num_players,
+            seed=record.seed,
+            starting_dealer=record.starting_dealer,
+            board=board,
+            rules=record.rules,
+            cards=cards,
+        )
+    except ConfigurationError as error:
+        raise FormatError("record", "", f"cannot start its game: {error}") from None
+    states = [state]
+    for i, text in enumerate(record.moves):
+        try:
+            state = apply_move(state, parse_move(text, state))
+        except (NotationError, IllegalMoveError) as error:
+            raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
+        states.append(state)
+    return tuple(states)
+
+
+def replay(
+    record: GameRecord, *, board: Board | None = None, cards: CardCatalogue | None = None
+) -> tuple[GameState, ...]:
+    """Every state of the recorded game, the first (from ``new_game``) to the last.
+
+    ``board`` and ``cards`` default to troedler's own and must match the
+    record's fingerprint; a move that does not apply where it stands is a
+    :class:`FormatError` naming it (``moves[17]``).
+    """
+    fields = Fields("record", "", {"fingerprint": record.fingerprint})
+    board, cards = board_and_cards(fields, board, cards)
+    return _replay(record, board, cards)

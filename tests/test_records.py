@@ -1,0 +1,200 @@
+"""Game records and state JSON: exact round trips, replay, and hostile input."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.test_properties import reachable_states
+from troedler import (
+    ConfigurationError,
+    FormatError,
+    GameRecord,
+    GameState,
+    TroedlerError,
+    apply_move,
+    check_invariants,
+    legal_moves,
+    new_game,
+    replay,
+    state_from_json,
+    state_to_json,
+)
+from troedler.cli.simple import choose_simple_move
+
+BAD = Path(__file__).parent / "data" / "bad"
+MANIFEST = tomllib.loads((BAD / "manifest.toml").read_text())["case"]
+
+
+def _load(kind: str, data: str | bytes) -> object:
+    if kind == "record":
+        return GameRecord.from_json(data)
+    return state_from_json(data)
+
+
+def test_the_bad_file_corpus_is_large_enough() -> None:
+    assert len(MANIFEST) >= 30
+    assert {case["file"] for case in MANIFEST} == {p.name for p in BAD.glob("*.json")}
+
+
+@pytest.mark.parametrize("case", MANIFEST, ids=[case["file"] for case in MANIFEST])
+def test_bad_file_raises_format_error_at_its_path(case: dict[str, str]) -> None:
+    raw = (BAD / case["file"]).read_bytes()
+    with pytest.raises(FormatError) as info:
+        _load(case["kind"], raw)
+    assert info.value.field == case["path"], str(info.value)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, TroedlerError)
+    assert str(info.value).startswith(case["kind"])
+
+
+def _finished_game(players: int, seed: int) -> tuple[GameState, list[Any], GameState]:
+    first = state = new_game(players, seed=seed)
+    moves = []
+    while not state.is_over:
+        move = choose_simple_move(state)
+        moves.append(move)
+        state = apply_move(state, move)
+    return first, moves, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_record_round_trip_and_exact_replay(players: int) -> None:
+    first, moves, last = _finished_game(players, seed=players)
+    record = GameRecord.of_game(first, moves, seats=[f"bot {i}" for i in range(players)])
+    assert record.result is not None and record.result.winners
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    states = replay(again)
+    assert states[0] == first and states[-1] == last
+    assert len(states) == len(moves) + 1
+    state = first
+    for move, replayed in zip(moves, states[1:], strict=True):
+        state = apply_move(state, move)
+        assert replayed == state
+
+
+def test_unfinished_game_has_no_result() -> None:
+    first = new_game(3, seed=8)
+    moves = list(legal_moves(first)[:1])
+    record = GameRecord.of_game(first, moves)
+    assert record.result is None and record.seats == ("seat 0", "seat 1", "seat 2")
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_a_record_starts_from_a_new_game() -> None:
+    first = new_game(2, seed=3)
+    later = apply_move(first, legal_moves(first)[0])
+    with pytest.raises(ConfigurationError, match="begins with a state new_game returned"):
+        GameRecord.of_game(later, [])
+    with pytest.raises(ConfigurationError, match="2 seat names needed"):
+        GameRecord.of_game(first, [], seats=["only one"])
+
+
+def test_multi_megabyte_strings_are_refused() -> None:
+    record = json.loads(GameRecord.of_game(new_game(2, seed=1), []).to_json())
+    record["seats"][0] = "x" * 3_000_000
+    with pytest.raises(FormatError) as info:
+        GameRecord.from_json(json.dumps(record))
+    assert info.value.field == "seats[0]"
+    with pytest.raises(FormatError, match="more than"):
+        state_from_json(" " * 5_000_000)
+    with pytest.raises(FormatError, match="expected JSON text"):
+        state_from_json(12)  # type: ignore[arg-type]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(reachable_states())
+def test_state_json_round_trips_exactly(state: GameState) -> None:
+    text = state_to_json(state)
+    assert state_from_json(text) == state
+    assert state_from_json(text.encode()) == state
+
+
+# --- fuzzing: mutate valid documents ------------------------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**80), 2**80)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
+    | st.sampled_from(["take 0", "end", "bridge", "feed", "AA:4", "Macallan", "-", "AAP"]),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            found += _paths(value, (*prefix, i))
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn, document: str) -> str:
+    data = json.loads(document)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(data) if p]
+        path = draw(st.sampled_from(paths))
+        parent = data
+        for step in path[:-1]:
+            parent = parent[step]
+        key = path[-1]
+        action = draw(st.sampled_from(["delete", "replace", "nudge", "add"]))
+        if action == "delete":
+            del parent[key]
+        elif action == "nudge" and type(parent[key]) is int:
+            parent[key] += draw(st.integers(-3, 3))
+        elif action == "add" and isinstance(parent, dict):
+            parent[draw(st.text(max_size=8))] = draw(json_values)
+        else:
+            parent[key] = draw(json_values)
+    return json.dumps(data)
+
+
+_FIRST = new_game(2, seed=1)
+_MOVES: list[Any] = []
+_STATE = _FIRST
+for _ in range(15):
+    _MOVES.append(choose_simple_move(_STATE))
+    _STATE = apply_move(_STATE, _MOVES[-1])
+RECORD_TEXT = GameRecord.of_game(_FIRST, _MOVES).to_json()
+STATE_TEXT = state_to_json(_STATE)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(RECORD_TEXT))
+def test_mutated_records_are_refused_cleanly_or_valid(text: str) -> None:
+    try:
+        record = GameRecord.from_json(text)
+    except FormatError:
+        return
+    states = replay(record)
+    assert GameRecord.from_json(record.to_json()) == record
+    check_invariants(states[-1])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(STATE_TEXT))
+def test_mutated_states_are_refused_cleanly_or_valid(text: str) -> None:
+    try:
+        state = state_from_json(text)
+    except FormatError:
+        return
+    check_invariants(state)
+    assert state_from_json(state_to_json(state)) == state
+    for move in legal_moves(state):
+        apply_move(state, move)
