@@ -37,3 +37,15 @@ def test_every_rule_id_is_explained_and_tested() -> None:
     for rule in RULE_IDS:
         assert f"**{rule}**" in rules_doc, rule
         assert f"test_{rule}_" in test_names, rule
+
+
+def test_format_doc_examples_read_back() -> None:
+    from troedler import GameRecord, state_from_json
+
+    text = (ROOT / "docs" / "format.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, flags=re.DOTALL)
+    assert len(blocks) == 2
+    record = GameRecord.from_json(blocks[0])
+    assert record.moves == ("discard 0", "take 1", "take 2")
+    state = state_from_json(blocks[1])
+    assert state.round == 1 and state.current_player == state.dealer
