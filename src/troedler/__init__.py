@@ -63,6 +63,7 @@ from troedler.scoring import Outcome, Tally, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
 from troedler.setup import new_game
 from troedler.state import GameState, Phase, PlayerState, Turn, check_invariants
+from troedler.views import Observation, determinize, observe
 
 __version__ = "0.1.0"
 
@@ -85,6 +86,7 @@ __all__ = [
     "IllegalMoveError",
     "Move",
     "NotationError",
+    "Observation",
     "Outcome",
     "Phase",
     "PlayExtraGood",
@@ -109,6 +111,7 @@ __all__ = [
     "check_invariants",
     "default_board",
     "default_cards",
+    "determinize",
     "discard_pile",
     "end_turn",
     "form_piles",
@@ -117,6 +120,7 @@ __all__ = [
     "load_board",
     "load_cards",
     "new_game",
+    "observe",
     "outcome",
     "parse_card",
     "parse_move",

@@ -1,0 +1,251 @@
+"""What each player may know (I1-I3), and full states consistent with it.
+
+:func:`observe` strips a state down to what one seat knows: with
+``recall="perfect"`` everything that seat ever saw (I1), with
+``recall="table"`` only what lies visible now (I3). Neither ever includes the
+order of the face-down game-round pile or of a freshly shuffled pile (I2), or
+the game's seed, which would give both away.
+
+:func:`determinize` deals the unknown cards of an observation at random into
+a full state, as an information-set search bot needs:
+``observe(determinize(o, rng), o.seat, recall=o.recall) == o`` always.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Literal
+
+import attrs
+
+from troedler.board import Board
+from troedler.cards import (
+    Card,
+    CardCatalogue,
+    RequestCard,
+    SpecialFeedCard,
+    sort_hand,
+)
+from troedler.errors import ConfigurationError, TroedlerError
+from troedler.goods import Goods
+from troedler.legal import legal_moves
+from troedler.moves import Move
+from troedler.pile import Pile
+from troedler.rules import Rules
+from troedler.state import GameState, Phase, PlayerState, Turn, cards_in_play
+
+__all__ = ["SETUP_SHUFFLES", "Observation", "Recall", "determinize", "observe"]
+
+Recall = Literal["perfect", "table"]
+
+SETUP_SHUFFLES = 4
+"""Shuffles made by the set-up (goods, chosen requests, discard pile, game-round pile)."""
+
+
+@attrs.frozen
+class Observation:
+    """What one seat knows of a game at one moment.
+
+    Stacks whose order matters (dealer piles, the discard pile) are given
+    card by card, bottom to top, with None for a card the seat does not
+    know; hands and value piles are given whole when known, else None, with
+    their sizes always.
+    """
+
+    seat: int
+    recall: Recall
+    rules: Rules
+    board: Board
+    cards: CardCatalogue
+    round: int
+    dealer: int
+    phase: Phase
+    current_player: int | None
+    shuffles: int
+    village_goods: tuple[Goods, ...]
+    carts: tuple[str, ...]
+    goods: tuple[Goods, ...]
+    """Each player's goods: they lie in front of the players for all to see."""
+    played: tuple[Card, ...]
+    """Cards played this turn: they lie on the table until it ends."""
+    delivered_to: tuple[str, ...]
+    hands: tuple[tuple[Card, ...] | None, ...]
+    hand_sizes: tuple[int, ...]
+    value_piles: tuple[tuple[Card, ...] | None, ...]
+    value_pile_sizes: tuple[int, ...]
+    dealer_piles: tuple[tuple[Card | None, ...] | None, ...]
+    """None for a pile that is gone."""
+    discard_pile: tuple[Card | None, ...]
+    game_round_pile_size: int
+    legal_moves: tuple[Move, ...]
+    """The seat's legal moves when the decision is theirs; else empty."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.GAME_OVER
+
+
+def _setup_portion(state: GameState) -> int:
+    """How many cards at the bottom of the discard pile are still the set-up's."""
+    if state.shuffles != SETUP_SHUFFLES:
+        return 0
+    return state.rules.setup_requests + state.rules.setup_feed
+
+
+def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Observation:
+    """What ``seat`` knows of ``state``, with perfect recall or from the table alone.
+
+    >>> from troedler import new_game
+    >>> seen = observe(new_game(3, seed=1), 0, recall="table")
+    >>> seen.hands[0] is not None, seen.hands[1], seen.hand_sizes
+    (True, None, (3, 3, 3))
+    """
+    if type(seat) is not int or not 0 <= seat < state.num_players:
+        raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {seat!r}")
+    if recall not in ("perfect", "table"):
+        raise ConfigurationError(f"recall is 'perfect' or 'table', not {recall!r}")
+    perfect = recall == "perfect"
+    players = state.players
+
+    def hidden_but_top(cards: tuple[Card, ...]) -> tuple[Card | None, ...]:
+        return (None,) * (len(cards) - 1) + cards[-1:]
+
+    if perfect:
+        piles: tuple[tuple[Card | None, ...] | None, ...] = state.dealer_piles
+        discard: tuple[Card | None, ...] = state.discard_pile.cards
+        hidden = _setup_portion(state)
+        if hidden:
+            # The set-up pile was seen only from above (I2): all but its top.
+            discard = (None,) * (hidden - 1) + discard[hidden - 1 :]
+    else:
+        piles = tuple(None if pile is None else hidden_but_top(pile) for pile in state.dealer_piles)
+        discard = hidden_but_top(state.discard_pile.cards)
+    return Observation(
+        seat=seat,
+        recall=recall,
+        rules=state.rules,
+        board=state.board,
+        cards=state.cards,
+        round=state.round,
+        dealer=state.dealer,
+        phase=state.phase,
+        current_player=state.current_player,
+        shuffles=state.shuffles,
+        village_goods=state.village_goods,
+        carts=tuple(p.cart for p in players),
+        goods=tuple(p.goods for p in players),
+        played=state.turn.played,
+        delivered_to=state.turn.delivered_to,
+        hands=tuple(p.hand if perfect or s == seat else None for s, p in enumerate(players)),
+        hand_sizes=tuple(len(p.hand) for p in players),
+        value_piles=tuple(
+            p.value_pile if perfect or s == seat else None for s, p in enumerate(players)
+        ),
+        value_pile_sizes=tuple(len(p.value_pile) for p in players),
+        dealer_piles=piles,
+        discard_pile=discard,
+        game_round_pile_size=len(state.game_round_pile),
+        legal_moves=legal_moves(state) if state.current_player == seat else (),
+    )
+
+
+def determinize(observation: Observation, rng: random.Random) -> GameState:
+    """A full game state consistent with ``observation``, the unknown cards dealt at random.
+
+    Every card the seat does not know is placed uniformly at random among the
+    places consistent with what it knows: value piles hold only special feed
+    and goods requests, and with perfect recall the hidden part of the
+    set-up discard pile holds exactly its remaining requests and feed. The
+    seed of the state is drawn from ``rng`` too, since the real one is not
+    known. :class:`TroedlerError` if the observation is not consistent.
+    """
+    o = observation
+    n = o.rules.num_players
+    unknown = cards_in_play(o.cards, o.board, n)
+    known: Counter[Card] = Counter(o.played)
+    for hand in o.hands:
+        known.update(hand or ())
+    for pile in o.value_piles:
+        known.update(pile or ())
+    for dealer_pile in o.dealer_piles:
+        known.update(card for card in dealer_pile or () if card is not None)
+    known.update(card for card in o.discard_pile if card is not None)
+    if known - unknown:
+        raise TroedlerError("the observation holds cards the game does not have")
+    unknown -= known
+    pool = list(unknown.elements())
+    rng.shuffle(pool)
+
+    def take(eligible: type | tuple[type, ...], count: int) -> list[Card]:
+        chosen = [card for card in pool if isinstance(card, eligible)][:count]
+        if len(chosen) < count:
+            raise TroedlerError("the observation leaves too few cards for its stacks")
+        for card in chosen:
+            pool.remove(card)
+        return chosen
+
+    discard = list(o.discard_pile)
+    hidden_setup = [i for i, card in enumerate(discard) if card is None]
+    if o.recall == "perfect" and hidden_setup:
+        # Known from the rules: the set-up pile held so many feed and requests.
+        top = discard[len(hidden_setup)]
+        feed = o.rules.setup_feed - (1 if isinstance(top, SpecialFeedCard) else 0)
+        requests = o.rules.setup_requests - (1 if isinstance(top, RequestCard) else 0)
+        fill = take(SpecialFeedCard, feed) + take(RequestCard, requests)
+        rng.shuffle(fill)
+        for i, card in zip(hidden_setup, fill, strict=True):
+            discard[i] = card
+    value_piles = []
+    for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True):
+        value_piles.append(
+            pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
+        )
+    # Everything left is dealt, in random order, into the remaining places.
+    hands = []
+    for hand, size in zip(o.hands, o.hand_sizes, strict=True):
+        hands.append(hand if hand is not None else tuple(_deal(pool, size)))
+    dealer_piles: list[tuple[Card, ...] | None] = []
+    for dealer_pile in o.dealer_piles:
+        if dealer_pile is None:
+            dealer_piles.append(None)
+        else:
+            dealer_piles.append(
+                tuple(card if card is not None else _deal(pool, 1)[0] for card in dealer_pile)
+            )
+    discard_cards = tuple(card if card is not None else _deal(pool, 1)[0] for card in discard)
+    game_round_pile = tuple(_deal(pool, o.game_round_pile_size))
+    if pool:
+        raise TroedlerError("the observation leaves cards with no place")
+    return GameState(
+        rules=o.rules,
+        board=o.board,
+        cards=o.cards,
+        seed=rng.getrandbits(64),
+        shuffles=o.shuffles,
+        round=o.round,
+        dealer=o.dealer,
+        phase=o.phase,
+        current_player=o.current_player,
+        game_round_pile=game_round_pile,
+        dealer_piles=tuple(dealer_piles),
+        discard_pile=Pile.of(discard_cards),
+        village_goods=o.village_goods,
+        players=tuple(
+            PlayerState(cart, sort_hand(hand), goods, sort_hand(value_pile))
+            for cart, hand, goods, value_pile in zip(
+                o.carts, hands, o.goods, value_piles, strict=True
+            )
+        ),
+        turn=Turn(o.played, o.delivered_to),
+    )
+
+
+def _deal(pool: list[Card], count: int) -> list[Card]:
+    """The next ``count`` cards of the shuffled ``pool``, taken out of it."""
+    if len(pool) < count:
+        raise TroedlerError("the observation has more places than unknown cards")
+    dealt = pool[-count:] if count else []
+    del pool[len(pool) - count :]
+    return dealt

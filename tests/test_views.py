@@ -1,0 +1,144 @@
+"""I1-I3 views: what a seat knows, and states consistent with it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.test_properties import reachable_states
+from troedler import (
+    SPECIAL_FEED,
+    ConfigurationError,
+    GameState,
+    RequestCard,
+    SpecialFeedCard,
+    apply_move,
+    check_invariants,
+    determinize,
+    legal_moves,
+    new_game,
+    observe,
+)
+from troedler.chance import shuffled
+from troedler.pile import Pile
+from troedler.state import cards_in_play
+
+RECALLS = ("perfect", "table")
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(reachable_states(), st.integers(0, 3), st.sampled_from(RECALLS), st.integers(0, 2**32))
+def test_determinized_states_observe_as_the_observation(
+    state: GameState, seat: int, recall: str, rng_seed: int
+) -> None:
+    seat %= state.num_players
+    seen = observe(state, seat, recall=recall)  # type: ignore[arg-type]
+    guess = determinize(seen, random.Random(rng_seed))
+    check_invariants(guess)
+    assert observe(guess, seat, recall=recall) == seen  # type: ignore[arg-type]
+    # The guess agrees with everything the seat knows, and the seat's own cards are its own.
+    assert guess.players[seat].hand == state.players[seat].hand
+    assert guess.players[seat].value_pile == state.players[seat].value_pile
+    assert legal_moves(guess) == legal_moves(state) or state.current_player != seat
+
+
+@SETTINGS
+@given(reachable_states(), st.integers(0, 3), st.sampled_from(RECALLS), st.integers(0, 2**32))
+def test_states_differing_only_in_the_unknown_look_the_same(
+    state: GameState, seat: int, recall: str, rng_seed: int
+) -> None:
+    seat %= state.num_players
+    # Reorder the face-down game-round pile and change the seed: nobody can tell (I2).
+    other = attrs.evolve(
+        state,
+        seed=state.seed + 1,
+        game_round_pile=shuffled(state.game_round_pile, rng_seed, 0),
+    )
+    assert observe(other, seat, recall=recall) == observe(state, seat, recall=recall)  # type: ignore[arg-type]
+    # Two random completions of one observation look the same to the seat.
+    seen = observe(state, seat, recall=recall)  # type: ignore[arg-type]
+    one = determinize(seen, random.Random(rng_seed))
+    two = determinize(seen, random.Random(rng_seed + 1))
+    assert observe(one, seat, recall=recall) == observe(two, seat, recall=recall)  # type: ignore[arg-type]
+
+
+def test_I1_perfect_recall_knows_every_hand_and_pile() -> None:
+    state = new_game(4, seed=5)
+    state = apply_move(state, legal_moves(state)[0])
+    seen = observe(state, 2, recall="perfect")
+    assert seen.hands == tuple(p.hand for p in state.players)
+    assert seen.value_piles == tuple(p.value_pile for p in state.players)
+    assert seen.dealer_piles == state.dealer_piles
+    assert seen.game_round_pile_size == len(state.game_round_pile)
+    assert not hasattr(seen, "seed") and not hasattr(seen, "game_round_pile")
+
+
+def test_I2_setup_discard_pile_is_known_only_from_above() -> None:
+    state = new_game(3, seed=5)
+    seen = observe(state, 0, recall="perfect")
+    setup = state.rules.setup_requests + state.rules.setup_feed
+    assert seen.discard_pile[: setup - 1] == (None,) * (setup - 1)
+    assert seen.discard_pile[setup - 1] == state.discard_pile.cards[setup - 1]
+    # Reordering the hidden part of it cannot be seen.
+    cards = state.discard_pile.cards
+    reordered = attrs.evolve(
+        state, discard_pile=Pile.of(shuffled(cards[: setup - 1], 9, 9) + cards[setup - 1 :])
+    )
+    assert observe(reordered, 0, recall="perfect") == seen
+    # A completion keeps the set-up pile's make-up: its requests and feed, nothing else.
+    guess = determinize(seen, random.Random(3)).discard_pile.cards[:setup]
+    assert Counter(type(card) for card in guess) == {
+        RequestCard: state.rules.setup_requests,
+        SpecialFeedCard: state.rules.setup_feed,
+    }
+
+
+def test_I3_the_table_shows_only_what_lies_visible() -> None:
+    state = new_game(4, seed=5)
+    assert state.current_player == 1
+    seen = observe(state, 2, recall="table")
+    assert seen.hands[2] == state.players[2].hand
+    assert all(seen.hands[s] is None for s in (0, 1, 3))
+    assert seen.hand_sizes == tuple(len(p.hand) for p in state.players)
+    for pile, shown in zip(state.dealer_piles, seen.dealer_piles, strict=True):
+        assert shown == (None,) * (len(pile) - 1) + (pile[-1],)  # type: ignore[arg-type]
+    assert seen.discard_pile[-1] == state.discard_pile.top
+    assert set(seen.discard_pile[:-1]) == {None}
+    assert seen.legal_moves == ()
+    assert observe(state, state.current_player, recall="table").legal_moves == legal_moves(state)  # type: ignore[arg-type]
+
+
+def test_determinize_deals_unknown_cards_uniformly() -> None:
+    # At the table, the bottom card of dealer pile 0 is unknown: over many
+    # completions special feed should land there as often as its share of
+    # the unknown cards (value piles are empty at the start, so any unknown
+    # card may go anywhere).
+    state = new_game(4, seed=11)
+    seen = observe(state, 0, recall="table")
+    known: Counter[object] = Counter(card for hand in seen.hands if hand for card in hand)
+    for pile in seen.dealer_piles:
+        known.update(card for card in pile or () if card is not None)
+    known.update(card for card in seen.discard_pile if card is not None)
+    unknown = cards_in_play(state.cards, state.board, 4) - known  # type: ignore[operator]
+    expected = unknown[SPECIAL_FEED] / sum(unknown.values())
+    trials = 3000
+    landed = Counter(
+        determinize(seen, random.Random(i)).dealer_piles[0][0]  # type: ignore[index]
+        for i in range(trials)
+    )
+    # 0.04 is more than four standard deviations of the share over 3000 trials.
+    assert abs(landed[SPECIAL_FEED] / trials - expected) < 0.04
+
+
+def test_observe_refuses_bad_seats_and_modes() -> None:
+    state = new_game(2, seed=1)
+    with pytest.raises(ConfigurationError, match="seat must be 0 to 1"):
+        observe(state, 2)
+    with pytest.raises(ConfigurationError, match="recall is 'perfect' or 'table'"):
+        observe(state, 0, recall="photographic")  # type: ignore[arg-type]
