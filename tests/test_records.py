@@ -198,3 +198,30 @@ def test_mutated_states_are_refused_cleanly_or_valid(text: str) -> None:
     assert state_from_json(state_to_json(state)) == state
     for move in legal_moves(state):
         apply_move(state, move)
+
+
+JUNK: list[Any] = [None, True, 0, -1, 2**70, 1.5, "", "x" * 50, [], [1, "a"], {}, {"a": 1}]
+
+
+@pytest.mark.parametrize(("kind", "document"), [("record", RECORD_TEXT), ("state", STATE_TEXT)])
+def test_every_field_swapped_for_every_json_type_is_refused_cleanly(
+    kind: str, document: str
+) -> None:
+    base = json.loads(document)
+    swaps = 0
+    for path in _paths(base):
+        if not path:
+            continue
+        for junk in JUNK:
+            data = json.loads(document)
+            parent = data
+            for step in path[:-1]:
+                parent = parent[step]
+            parent[path[-1]] = junk
+            try:
+                _load(kind, json.dumps(data))
+            except FormatError:
+                pass
+            swaps += 1
+    # Every field at every depth (each card of each pile, each move) was swapped.
+    assert swaps == (len(_paths(base)) - 1) * len(JUNK) > 300

@@ -83,6 +83,11 @@ class GameRecord:
     result: GameResult | None
     """None while the game is not over."""
 
+    @property
+    def format_version(self) -> int:
+        """The version of the record format this record is written in."""
+        return RECORD_VERSION
+
     @classmethod
     def of_game(
         cls, first: GameState, moves: Sequence[Move], *, seats: Sequence[str] | None = None

@@ -269,7 +269,7 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
     n = rules.num_players
     phase_name = top.get("phase")
     phases = {phase.name.lower(): phase for phase in Phase}
-    if phase_name not in phases:
+    if not isinstance(phase_name, str) or phase_name not in phases:
         raise top.error("phase", f"expected one of {', '.join(phases)}, got {describe(phase_name)}")
     piles: list[tuple[Card, ...] | None] = []
     for path, value in top.items("dealer_piles", n + 1):
