@@ -9,7 +9,8 @@ What is measured:
 - µs per decision in random playouts (legal moves listed, one chosen uniformly
   at random, applied) for 2, 3 and 4 players, and the share of it spent in
   ``legal_moves`` and in ``apply_move``;
-- full games per second between the built-in simple players, and between
+- full games per second between bundled bots (greedy and random in
+  alternate seats, as in the demo), and between
   random players with a round cap (reported as capped);
 - bytes retained per state along a playout, every state kept in a list;
 - python-chess, if installed (``pip install -e '.[bench]'``): one random ply
@@ -33,7 +34,7 @@ from typing import Any
 
 import troedler
 from troedler import GameState, apply_move, legal_moves, new_game
-from troedler.cli.simple import choose_simple_move
+from troedler.bots import GreedyBot, RandomBot, play_game
 
 REPEATS = 5
 RANDOM_ROUND_CAP = 30
@@ -69,12 +70,12 @@ def playout(players: int, decisions: int, seed: int) -> dict[str, float]:
     }
 
 
-def simple_games_per_second(players: int, games: int, seed: int) -> float:
+def bot_games_per_second(players: int, games: int, seed: int) -> float:
+    """Whole games, greedy and random bots in alternate seats (as in the demo)."""
+    bots = [GreedyBot() if seat % 2 == 0 else RandomBot() for seat in range(players)]
     start = time.perf_counter()
     for game in range(games):
-        state = new_game(players, seed=seed + game)
-        while not state.is_over:
-            state = apply_move(state, choose_simple_move(state))
+        play_game(bots, seed=seed + game, max_rounds=200)
     return games / (time.perf_counter() - start)
 
 
@@ -161,8 +162,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             figures[f"{key}_{players}p"] = statistics.median(run[key] for run in runs)
     games = max(2, int(20 * scale))
     for players in (2, 3, 4):
-        figures[f"simple_games_per_s_{players}p"] = _median(
-            lambda p=players: simple_games_per_second(p, games, 100)
+        figures[f"bot_games_per_s_{players}p"] = _median(
+            lambda p=players: bot_games_per_second(p, games, 100)
         )
         figures[f"random_capped_games_per_s_{players}p"] = _median(
             lambda p=players: random_games_per_second(p, games, 200)
@@ -191,14 +192,14 @@ def _print_table(f: dict[str, Any]) -> None:
     )
     print(
         f"{'players':>8} {'µs/decision':>12} {'legal_moves':>12} {'apply_move':>11} "
-        f"{'÷ chess':>8} {'simple games/s':>15} {'random games/s':>15}"
+        f"{'÷ chess':>8} {'bot games/s':>15} {'random games/s':>15}"
     )
     for p in (2, 3, 4):
         ratio = f.get(f"ratio_to_chess_{p}p")
         print(
             f"{p:>8} {f[f'decision_us_{p}p']:>12.1f} {f[f'legal_moves_us_{p}p']:>12.1f} "
             f"{f[f'apply_move_us_{p}p']:>11.1f} {'-' if ratio is None else f'{ratio:.2f}':>8} "
-            f"{f[f'simple_games_per_s_{p}p']:>15.1f} {f[f'random_capped_games_per_s_{p}p']:>15.1f}"
+            f"{f[f'bot_games_per_s_{p}p']:>15.1f} {f[f'random_capped_games_per_s_{p}p']:>15.1f}"
         )
     print(f"random games capped at {f['random_round_cap']} rounds")
     print(f"bytes retained per state (4 players): {f['bytes_per_state_4p']:.0f}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 
@@ -11,13 +12,16 @@ from troedler import (
     Card,
     GameState,
     Goods,
+    Move,
     Phase,
     apply_move,
     check_invariants,
     new_game,
+    observe,
     parse_card,
     parse_move,
 )
+from troedler.bots import GreedyBot
 from troedler.cards import card_sort_key
 from troedler.pile import Pile
 from troedler.state import Turn
@@ -117,3 +121,14 @@ def play(state: GameState, *moves: str) -> GameState:
 def goods_of(text: str) -> Goods:
     """Goods from their letters."""
     return Goods.parse(text)
+
+
+_GREEDY = GreedyBot()
+
+
+def greedy_move(state: GameState, rng: random.Random | None = None) -> Move:
+    """The bundled greedy bot's move for whoever is to move in ``state``."""
+    seat = state.current_player
+    assert seat is not None, "the game is over"
+    seen = observe(state, seat)
+    return _GREEDY.choose(seen, seen.legal_moves, rng or random.Random(0))

@@ -18,7 +18,7 @@ def test_quick_benchmark_ends_with_one_json_line_of_figures() -> None:
     for players in (2, 3, 4):
         for key in ("decision_us", "legal_moves_us", "apply_move_us"):
             assert figures[f"{key}_{players}p"] > 0
-        assert figures[f"simple_games_per_s_{players}p"] > 0
+        assert figures[f"bot_games_per_s_{players}p"] > 0
         assert figures[f"random_capped_games_per_s_{players}p"] > 0
     assert figures["bytes_per_state_4p"] > 0
     assert figures["quick"] is True

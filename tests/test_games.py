@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from troedler import apply_move, check_invariants, legal_moves, new_game, outcome
+from troedler import check_invariants, legal_moves, outcome, parse_move, replay
+from troedler.bots import Bot, GreedyBot, RandomBot, play_game
 from troedler.cli import main
-from troedler.cli.simple import choose_simple_move
 
 MAX_ROUNDS = 200
 
@@ -19,16 +19,17 @@ MAX_ROUNDS = 200
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_full_game_to_the_end(players: int, seed: int) -> None:
-    state = new_game(players, seed=seed)
-    while not state.is_over:
-        assert state.round <= MAX_ROUNDS
-        move = choose_simple_move(state)
-        assert move in legal_moves(state)
-        state = apply_move(state, move)
+    bots: list[Bot] = [GreedyBot()] + [RandomBot()] * (players - 1)
+    played = play_game(bots, seed=seed, max_rounds=MAX_ROUNDS)
+    assert played.finished
+    states = replay(played.record)
+    for state, text in zip(states, played.record.moves, strict=False):
+        assert parse_move(text, state) in legal_moves(state)
         check_invariants(state)
-    assert legal_moves(state) == ()
-    result = outcome(state)
-    assert max(len(p.fulfilled_requests) for p in state.players) >= state.rules.end_threshold
+    final = states[-1]
+    assert final == played.final and legal_moves(final) == ()
+    result = outcome(final)
+    assert max(len(p.fulfilled_requests) for p in final.players) >= final.rules.end_threshold
     assert result.winners and not (result.winners & result.totally_damaged)
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import greedy_move
 from tests.test_properties import reachable_states
 from troedler import (
     ConfigurationError,
@@ -23,11 +24,12 @@ from troedler import (
     check_invariants,
     legal_moves,
     new_game,
+    parse_move,
     replay,
     state_from_json,
     state_to_json,
 )
-from troedler.cli.simple import choose_simple_move
+from troedler.bots import Bot, GreedyBot, RandomBot, play_game
 
 BAD = Path(__file__).parent / "data" / "bad"
 MANIFEST = tomllib.loads((BAD / "manifest.toml").read_text())["case"]
@@ -55,13 +57,15 @@ def test_bad_file_raises_format_error_at_its_path(case: dict[str, str]) -> None:
 
 
 def _finished_game(players: int, seed: int) -> tuple[GameState, list[Any], GameState]:
-    first = state = new_game(players, seed=seed)
-    moves = []
-    while not state.is_over:
-        move = choose_simple_move(state)
-        moves.append(move)
-        state = apply_move(state, move)
-    return first, moves, state
+    """A whole game between greedy and random bots in alternate seats."""
+    bots: list[Bot] = [GreedyBot() if s % 2 == 0 else RandomBot() for s in range(players)]
+    played = play_game(bots, seed=seed, max_rounds=200)
+    assert played.finished
+    states = replay(played.record)
+    moves = [
+        parse_move(text, state) for text, state in zip(played.record.moves, states, strict=False)
+    ]
+    return states[0], moves, states[-1]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -170,7 +174,7 @@ _FIRST = new_game(2, seed=1)
 _MOVES: list[Any] = []
 _STATE = _FIRST
 for _ in range(15):
-    _MOVES.append(choose_simple_move(_STATE))
+    _MOVES.append(greedy_move(_STATE))
     _STATE = apply_move(_STATE, _MOVES[-1])
 RECORD_TEXT = GameRecord.of_game(_FIRST, _MOVES).to_json()
 STATE_TEXT = state_to_json(_STATE)

@@ -3,26 +3,132 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
+from troedler.bots import BOTS
 from troedler.cli.demo import play_demo
+from troedler.cli.simulate import (
+    default_workers,
+    game_specs,
+    progress_bar,
+    simulate,
+    summarize,
+    write_records,
+    write_summary,
+)
+from troedler.errors import TroedlerError
 
 __all__ = ["main"]
 
+DEFAULT_BOTS = "greedy,random,random,random"
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``troedler`` command; the exit status."""
+
+def _bot_list(text: str) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"no bot called {unknown[0]!r}; the bundled bots are {', '.join(BOTS)}"
+        )
+    return names
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="troedler", description=__doc__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = commands.add_parser("demo", help="play one game between simple players and print it")
+
+    demo = commands.add_parser("demo", help="play one game between the bundled bots and print it")
     demo.add_argument(
         "--players", type=int, choices=(2, 3, 4), default=4, help="2, 3 or 4 (default 4)"
     )
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+
+    sim = commands.add_parser("simulate", help="play many games between bots and summarize them")
+    sim.add_argument("--games", type=_positive, default=300, help="how many games (default 300)")
+    sim.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        default=None,
+        help="players per game (default: as many as --bots names)",
+    )
+    sim.add_argument(
+        "--bots",
+        type=_bot_list,
+        default=_bot_list(DEFAULT_BOTS),
+        help=f"bots in seat order, rotated each game (default {DEFAULT_BOTS}); "
+        "fewer names than players are repeated",
+    )
+    sim.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    sim.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        help="local worker processes (default: all cores)",
+    )
+    sim.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the games on the Dask cluster at this scheduler address",
+    )
+    sim.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="write every game record to FILE, one JSON object per line",
+    )
+    sim.add_argument(
+        "--max-rounds",
+        type=_positive,
+        default=100,
+        help="stop a game after this round; it counts as unfinished (default 100)",
+    )
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``troedler`` command; the exit status."""
+    parser = _parser()
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        play_demo(args.players, args.seed)
-        return 0
+    try:
+        if args.command == "demo":
+            play_demo(args.players, args.seed)
+            return 0
+        if args.command == "simulate":
+            return _simulate(args)
+    except TroedlerError as error:
+        print(f"troedler: {error}", file=sys.stderr)
+        return 2
     parser.print_help(sys.stderr)
     return 2
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    players = args.players or len(args.bots)
+    bots = [args.bots[seat % len(args.bots)] for seat in range(players)]
+    specs = game_specs(args.games, bots, args.seed, args.max_rounds, args.out is not None)
+    results = simulate(
+        specs,
+        workers=args.workers or default_workers(),
+        scheduler=args.scheduler,
+        progress=None if args.json else progress_bar(),
+    )
+    if args.out:
+        write_records(results, args.out)
+    summary = summarize(results)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        write_summary(summary)
+    return 0

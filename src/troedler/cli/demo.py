@@ -1,29 +1,32 @@
-"""``troedler demo``: one whole game between the simple players, as a log."""
+"""``troedler demo``: one whole game between the bundled bots, as a log."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from troedler.cli.simple import choose_simple_move
-from troedler.legal import apply_move
+from troedler.bots import GreedyBot, RandomBot, play_game
+from troedler.records import replay
 from troedler.scoring import outcome
-from troedler.setup import new_game
 from troedler.state import GameState, Phase
 
-__all__ = ["play_demo"]
+__all__ = ["play_demo", "write_scores"]
 
-MAX_ROUNDS = 500
+
+MAX_ROUNDS = 200
 
 
 def play_demo(num_players: int, seed: int, write: Callable[[str], None] = print) -> GameState:
-    """Play one game between simple players, writing a readable log; the final state."""
-    state = new_game(num_players, seed=seed)
-    names = [v for v in (state.players[s].cart for s in range(num_players))]
+    """Play one game between greedy and random bots (alternating seats),
+    writing a readable log; the final state."""
+    bots = [GreedyBot() if seat % 2 == 0 else RandomBot() for seat in range(num_players)]
+    played = play_game(bots, seed=seed, max_rounds=MAX_ROUNDS)
+    states = replay(played.record)
+    first = states[0]
     write(f"troedler demo: {num_players} players, seed {seed}")
-    for seat, village in enumerate(names):
-        write(f"  seat {seat} starts in {village}")
+    for seat, (player, bot) in enumerate(zip(first.players, bots, strict=True)):
+        write(f"  seat {seat} ({bot.name} bot) starts in {player.cart}")
     shown_round = 0
-    while not state.is_over and state.round <= MAX_ROUNDS:
+    for state, move in zip(states, played.record.moves, strict=False):
         if state.phase is Phase.TAKE_PILES and state.round != shown_round:
             shown_round = state.round
             write("")
@@ -31,16 +34,20 @@ def play_demo(num_players: int, seed: int, write: Callable[[str], None] = print)
             for i, pile in enumerate(state.dealer_piles):
                 cards = " ".join(str(card) for card in pile or ()) or "(empty)"
                 write(f"  pile {i}: {cards}   (bottom to top)")
-        mover = state.current_player
-        move = choose_simple_move(state)
-        write(f"  seat {mover}: {move}")
-        state = apply_move(state, move)
+        write(f"  seat {state.current_player}: {move}")
+    final = states[-1]
     write("")
-    if not state.is_over:
-        write(f"Stopped after {MAX_ROUNDS} rounds without an end.")
-        return state
+    if not final.is_over:
+        write(f"Stopped after round {MAX_ROUNDS}: the bots did not end the game.")
+        return final
+    write(f"Game over after round {final.round}.")
+    write_scores(final, write)
+    return final
+
+
+def write_scores(state: GameState, write: Callable[[str], None] = print) -> None:
+    """The final scoring table of a finished game."""
     result = outcome(state)
-    write(f"Game over after round {state.round}.")
     write(
         f"{'seat':>4} {'feed':>4} {'goods':>5} {'requests':<20} "
         f"{'damage':>6} {'total':>5} {'points':>6} {'winner':>6}"
@@ -54,4 +61,3 @@ def play_demo(num_players: int, seed: int, write: Callable[[str], None] = print)
         )
     winners = ", ".join(f"seat {seat}" for seat in sorted(result.winners))
     write(f"Winner: {winners}")
-    return state

@@ -1,0 +1,186 @@
+"""A greedy bot: one move of look-ahead on a planning evaluation.
+
+It completes what it knows into a full state (:func:`~troedler.determinize`),
+tries every legal move, and keeps the one whose result it likes best; it ends
+its turn when no card improves its position. The evaluation plans ahead:
+how close each goods request in hand is to complete, how far the cart is
+from the goods still missing and, with a request ready, from an empty
+village to deliver to; and its own damage against the other players', since
+alone at the top of damage it would lose everything (E3, E4).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from troedler.board import Board
+from troedler.cards import SPECIAL_FEED, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.legal import apply_move
+from troedler.moves import DiscardPile, EndTurn, Move, TakePile
+from troedler.state import GameState, Phase
+from troedler.views import Observation, determinize
+
+__all__ = ["GreedyBot", "evaluate"]
+
+FAR = 6
+
+
+@functools.lru_cache(maxsize=8)
+def _distances(board: Board) -> tuple[tuple[int, ...], ...]:
+    """Routes between every two villages (any kind), by breadth-first search."""
+    count = len(board.villages)
+    rows = []
+    for start in range(count):
+        row = [FAR] * count
+        row[start] = 0
+        frontier = [start]
+        while frontier:
+            following = []
+            for here in frontier:
+                for there in board.targets(here):
+                    if row[there] > row[here] + 1:
+                        row[there] = row[here] + 1
+                        following.append(there)
+            frontier = following
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _damage(state: GameState, seat: int) -> int:
+    player = state.players[seat]
+    feed = player.feed_used
+    if state.current_player == seat:
+        feed += state.turn.played.count(SPECIAL_FEED)
+    return feed + (len(player.goods) + 1) // 2
+
+
+def evaluate(state: GameState, seat: int) -> float:
+    """How much ``seat`` likes ``state``, in rough points: higher is better."""
+    player = state.players[seat]
+    board = state.board
+    mine = state.current_player == seat
+    played = state.turn.played if mine else ()
+    done = [card for card in (*player.value_pile, *played) if isinstance(card, RequestCard)]
+    goods = player.goods
+    points = sum(card.points for card in done) + len(goods)
+    # Goods count a point each at the end, but a request needs them more:
+    # needed goods earn their worth through the requests below.
+    score = sum(card.points for card in done) + 0.5 * len(done) + 0.2 * len(goods)
+
+    # Damage only hurts at the top of the table, but there it costs everything.
+    damage = _damage(state, seat)
+    worst_other = max(_damage(state, other) for other in range(state.num_players) if other != seat)
+    lead = damage - worst_other - (2 if state.rules.two_player_rules else 0)
+    # Early on the damage table will change many times; near the end it decides.
+    most_done = max(len(p.fulfilled_requests) for p in state.players)
+    urgency = min(1.0, max(0.15, (most_done + 1) / state.rules.end_threshold))
+    # Feed used is damage for good; goods held are damage only until delivered.
+    feed_used = damage - (len(goods) + 1) // 2
+    score -= 1.5 * feed_used + 0.3 * (damage - feed_used)
+    if lead > 0:
+        score -= urgency * (0.5 * points + 4.0 * lead + 3.0)
+    elif lead == 0:
+        score -= urgency * 1.0
+
+    distances = _distances(board)[board.index(player.cart)]
+    missing_kinds: set[int] = set()
+    ready = False
+    for card in player.hand:
+        if isinstance(card, RequestCard):
+            missing = card.goods - goods
+            have = len(card.goods) - len(missing)
+            # Worth less in hand than delivered, more the nearer it is to complete.
+            score += card.points * (0.15 + 0.45 * have / len(card.goods))
+            if missing:
+                missing_kinds.update(missing.kinds())
+            else:
+                ready = True
+                score += 0.15 * card.points
+    if missing_kinds:
+        near = min(
+            (distances[v] for v, there in enumerate(state.village_goods)
+             if any(there.counts[kind] for kind in missing_kinds)),
+            default=FAR,
+        )  # fmt: skip
+        score -= 0.4 * near
+    if ready:
+        # A village takes a delivery once it is empty: count the goods to
+        # clear out of it as steps too.
+        delivered = state.turn.delivered_to if mine else ()
+        near = min(
+            (distances[v] + len(there) for v, there in enumerate(state.village_goods)
+             if board.villages[v].name not in delivered),
+            default=FAR,
+        )  # fmt: skip
+        score -= 0.6 * min(near, FAR)
+
+    feed = 0
+    for card in player.hand:
+        if isinstance(card, RouteCard):
+            score += 0.3
+        elif isinstance(card, ExtraGoodCard):
+            score += 0.4
+        elif isinstance(card, SpecialFeedCard):
+            feed += 1
+    # A little feed is a reserve; much of it clogs the hand (T7 never lets it go).
+    score += 0.4 * min(feed, 2) - 0.8 * max(0, feed - 3)
+    return score
+
+
+def _first_two(scored: tuple[float, int, Move]) -> tuple[float, int]:
+    return scored[0], scored[1]
+
+
+@attrs.frozen
+class GreedyBot:
+    """Plays the move whose result its planning evaluation likes best."""
+
+    name: str = "greedy"
+    patience: float = 0.05
+    """How much better a card must make things to be worth playing."""
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        """The best move by :func:`evaluate` after one move of look-ahead."""
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        seat = observation.seat
+        state = determinize(observation, rng)
+        if state.phase is Phase.TAKE_PILES:
+            return self._pile(state, seat, legal_moves)
+        # Compare each card with the best way to end the turn now, not with
+        # the position as it stands: cards over the hand limit are lost then.
+        best_end: tuple[float, int, Move] | None = None
+        best_play: tuple[float, int, Move] | None = None
+        for i, move in enumerate(legal_moves):
+            scored = (evaluate(apply_move(state, move), seat), -i, move)
+            if isinstance(move, EndTurn):
+                best_end = scored if best_end is None else max(best_end, scored, key=_first_two)
+            elif best_play is None or _first_two(scored) > _first_two(best_play):
+                best_play = scored
+        assert best_end is not None  # a turn can always be ended
+        if best_play is not None and best_play[0] > best_end[0] + self.patience:
+            return best_play[2]
+        return best_end[2]
+
+    def _pile(self, state: GameState, seat: int, legal_moves: Sequence[Move]) -> Move:
+        def worth(move: Move) -> float:
+            if isinstance(move, DiscardPile):
+                # Throw away what the other player would like best.
+                after = apply_move(state, move)
+                other = after.current_player
+                assert other is not None
+                return -max(
+                    evaluate(apply_move(after, take), other)
+                    for take in (
+                        TakePile(i) for i, p in enumerate(after.dealer_piles) if p is not None
+                    )
+                )
+            return evaluate(apply_move(state, move), seat)
+
+        return max(legal_moves, key=worth)
