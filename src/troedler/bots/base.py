@@ -22,7 +22,7 @@ from troedler.setup import new_game
 from troedler.state import GameState
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["Bot", "PlayedGame", "play_game"]
+__all__ = ["Bot", "PlayedGame", "bot_rng", "play_game"]
 
 
 @runtime_checkable
@@ -42,6 +42,11 @@ class Bot(Protocol):
         All chance must come from ``rng``, so that games replay exactly.
         """
         ...
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """The random generator of the bot at ``seat`` in the game of ``seed``."""
+    return random.Random(f"troedler-bot/{seed}/{seat}")
 
 
 @attrs.frozen
@@ -74,7 +79,7 @@ def play_game(
     if not 2 <= len(bots) <= 4:
         raise ConfigurationError(f"S1: 2 to 4 bots, not {len(bots)}")
     first = new_game(len(bots), seed=seed, starting_dealer=starting_dealer, rules=rules)
-    rngs = [random.Random(f"troedler-bot/{seed}/{seat}") for seat in range(len(bots))]
+    rngs = [bot_rng(seed, seat) for seat in range(len(bots))]
     state = first
     moves: list[Move] = []
     while not state.is_over and (max_rounds is None or state.round <= max_rounds):

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from troedler.bots import BOTS
 from troedler.cli.demo import play_demo
+from troedler.cli.play import play_in_terminal
+from troedler.cli.replay import replay_in_terminal
 from troedler.cli.simulate import (
     default_workers,
     game_specs,
@@ -51,6 +53,25 @@ def _parser() -> argparse.ArgumentParser:
         "--players", type=int, choices=(2, 3, 4), default=4, help="2, 3 or 4 (default 4)"
     )
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+
+    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("--players", type=int, choices=(2, 3, 4), default=3, help="default 3")
+    play.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    play.add_argument(
+        "--bots", type=_bot_list, default=["greedy"], help="the other seats' bots (default greedy)"
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument(
+        "--recall",
+        choices=("perfect", "table"),
+        default="perfect",
+        help="perfect: see all you have seen; table: only what lies on the table now",
+    )
+
+    again = commands.add_parser("replay", help="step through a game record")
+    again.add_argument("file", help="a game record, or a file of them from simulate --out")
+    again.add_argument("--game", type=int, default=0, help="which game of the file (from 0)")
+    again.add_argument("--step", action="store_true", help="wait for Enter after each move")
 
     sim = commands.add_parser("simulate", help="play many games between bots and summarize them")
     sim.add_argument("--games", type=_positive, default=300, help="how many games (default 300)")
@@ -107,6 +128,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "simulate":
             return _simulate(args)
+        if args.command == "play":
+            if not 0 <= args.seat < args.players:
+                parser.error(f"--seat must be 0 to {args.players - 1}")
+            return play_in_terminal(args.players, args.seed, args.bots, args.seat, args.recall)
+        if args.command == "replay":
+            return replay_in_terminal(args.file, args.game, args.step)
     except TroedlerError as error:
         print(f"troedler: {error}", file=sys.stderr)
         return 2

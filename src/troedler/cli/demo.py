@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from troedler.bots import GreedyBot, RandomBot, play_game
-from troedler.records import replay
+from troedler.records import GameRecord, replay
 from troedler.scoring import outcome
 from troedler.state import GameState, Phase
 
-__all__ = ["play_demo", "write_scores"]
+__all__ = ["play_demo", "write_log", "write_scores"]
 
 
 MAX_ROUNDS = 200
@@ -20,25 +20,40 @@ def play_demo(num_players: int, seed: int, write: Callable[[str], None] = print)
     writing a readable log; the final state."""
     bots = [GreedyBot() if seat % 2 == 0 else RandomBot() for seat in range(num_players)]
     played = play_game(bots, seed=seed, max_rounds=MAX_ROUNDS)
-    states = replay(played.record)
-    first = states[0]
     write(f"troedler demo: {num_players} players, seed {seed}")
-    for seat, (player, bot) in enumerate(zip(first.players, bots, strict=True)):
-        write(f"  seat {seat} ({bot.name} bot) starts in {player.cart}")
+    return write_log(played.record, write)
+
+
+def write_log(
+    record: GameRecord,
+    write: Callable[[str], None] = print,
+    pause: Callable[[], bool] | None = None,
+) -> GameState:
+    """Write a recorded game as a log: each round's piles, each move, the scores.
+
+    ``pause``, if given, is called after each move; when it returns False
+    the log stops there. The last state shown is returned.
+    """
+    states = replay(record)
+    names = record.seats
+    for seat, player in enumerate(states[0].players):
+        write(f"  seat {seat} ({names[seat]}) starts in {player.cart}")
     shown_round = 0
-    for state, move in zip(states, played.record.moves, strict=False):
+    for i, (state, move) in enumerate(zip(states, record.moves, strict=False)):
         if state.phase is Phase.TAKE_PILES and state.round != shown_round:
             shown_round = state.round
             write("")
             write(f"Round {state.round} (dealer: seat {state.dealer})")
-            for i, pile in enumerate(state.dealer_piles):
+            for number, pile in enumerate(state.dealer_piles):
                 cards = " ".join(str(card) for card in pile or ()) or "(empty)"
-                write(f"  pile {i}: {cards}   (bottom to top)")
+                write(f"  pile {number}: {cards}   (bottom to top)")
         write(f"  seat {state.current_player}: {move}")
+        if pause is not None and not pause():
+            return states[i + 1]
     final = states[-1]
     write("")
     if not final.is_over:
-        write(f"Stopped after round {MAX_ROUNDS}: the bots did not end the game.")
+        write(f"Stopped after round {final.round}: the game did not end.")
         return final
     write(f"Game over after round {final.round}.")
     write_scores(final, write)

@@ -1,0 +1,73 @@
+"""``troedler play`` and ``troedler replay`` driven as a person would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from troedler import replay
+from troedler.bots import GreedyBot, RandomBot, play_game
+
+
+def _troedler(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "troedler", *args],
+        input=stdin, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_a_scripted_person_plays_a_whole_game() -> None:
+    # The person's moves are those a greedy bot made in the same seat and
+    # game; the random bot opposite draws the same chances, so the game ends.
+    played = play_game([GreedyBot(), RandomBot()], seed=4, max_rounds=100)
+    assert played.finished
+    states = replay(played.record)
+    mine = [
+        text
+        for state, text in zip(states, played.record.moves, strict=False)
+        if state.current_player == 0
+    ]
+    # Typed sometimes by number, and with some mistakes on the way.
+    script = ["help", "0", "fly to the moon", "moves"] + mine
+    done = _troedler(
+        "play", "--players", "2", "--seed", "4", "--bots", "random", stdin="\n".join(script) + "\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "There is no move 0" in done.stdout
+    assert "That is not a move" in done.stdout
+    assert f"Game over after round {played.final.round}." in done.stdout
+    assert "Winner: seat" in done.stdout
+
+
+def test_table_recall_hides_the_other_hands() -> None:
+    done = _troedler("play", "--players", "3", "--recall", "table", stdin="quit\n")
+    assert done.returncode == 0 and "You left the game." in done.stdout
+    assert "hand 3 cards" in done.stdout or "hand 7 cards" in done.stdout
+    perfect = _troedler("play", "--players", "3", stdin="quit\n")
+    assert "hand 3 cards" not in perfect.stdout and "hand 7 cards" not in perfect.stdout
+
+
+def test_play_refuses_a_seat_that_is_not_there() -> None:
+    done = _troedler("play", "--players", "2", "--seat", "2", stdin="")
+    assert done.returncode == 2 and "--seat must be 0 to 1" in done.stderr
+
+
+def test_replay_steps_through_a_simulated_game(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    made = _troedler("simulate", "--games", "2", "--workers", "1", "--json", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    shown = _troedler("replay", str(out), "--game", "1")
+    assert shown.returncode == 0, shown.stderr
+    assert "Round 1 (dealer: seat 0)" in shown.stdout and "Game over after round" in shown.stdout
+    stepped = _troedler("replay", str(out), "--step", stdin="\n\nq\n")
+    assert stepped.stdout.count("(Enter: next move, q: stop)") == 3
+    assert "Game over" not in stepped.stdout
+    missing = _troedler("replay", str(out), "--game", "7")
+    assert missing.returncode == 2 and "there is no game 7" in missing.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "troedler-record"}')
+    refused = _troedler("replay", str(broken))
+    assert refused.returncode == 2 and "record: version" in refused.stderr
+    assert "Traceback" not in refused.stderr
