@@ -132,7 +132,13 @@ def _on_dask(specs: Sequence[GameSpec], scheduler: str) -> Iterator[GameSummary]
         raise ConfigurationError(
             "--scheduler needs Dask distributed: pip install 'troedler[dask]'"
         ) from None
-    with Client(scheduler) as client:
+    try:
+        client = Client(scheduler, timeout="10s")
+    except OSError as error:
+        raise ConfigurationError(
+            f"cannot reach the Dask scheduler at {scheduler}: {error}"
+        ) from None
+    with client:
         futures = client.map(run_game, specs, pure=False)
         for future in as_completed(futures):
             yield future.result()
