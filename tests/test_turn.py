@@ -314,6 +314,13 @@ def test_T7_exactly_the_surplus_never_feed() -> None:
         end_turn(small, cards("trail"))
 
 
+def test_T7_text_is_not_a_choice_of_cards() -> None:
+    state = position(hand="trail")
+    for text in ("", "trail"):
+        with pytest.raises(IllegalMoveError, match="T7: .* is not a sequence of cards"):
+            apply_move(state, EndTurn(text))  # type: ignore[arg-type]
+
+
 def test_T7_discard_order_does_not_matter() -> None:
     state = position(hand="trail bridge extra AA:4 BB:4 feed")
     one = apply_move(state, EndTurn(cards("AA:4 trail")))

@@ -473,6 +473,8 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
     hand = player.hand
     if type(discard) is tuple and not discard:
         thrown: tuple[Card, ...] = ()
+    elif isinstance(discard, str | bytes):
+        _fail("T7", f"{discard!r} is not a sequence of cards")
     else:
         try:
             unsorted = tuple(discard)
