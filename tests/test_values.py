@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from troedler import Good, Goods, RequestCard, parse_card
-from troedler.cards import card_sort_key, hand_count, hand_index, sort_hand
+from troedler.cards import card_sort_key, hand_count, hand_index, hand_without, sort_hand
 from troedler.chance import shuffled
 from troedler.pile import Pile
 
@@ -112,3 +112,17 @@ def test_shuffles_are_uniform() -> None:
     assert set(counts) == set(itertools.permutations("abcd"))
     chi_square = sum((c - 1000) ** 2 / 1000 for c in counts.values())
     assert chi_square < 71.0
+
+
+@given(st.lists(cards, max_size=10), cards, st.integers(0, 3))
+def test_hand_without_takes_out_exactly_that_many(
+    hand_cards: list[object], card: object, count: int
+) -> None:
+    hand = sort_hand(hand_cards)  # type: ignore[arg-type]
+    rest = hand_without(hand, card, count)  # type: ignore[arg-type]
+    held = hand_count(hand, card)  # type: ignore[arg-type]
+    if count > held:
+        assert rest is None
+    else:
+        assert rest is not None and len(rest) == len(hand) - count
+        assert Counter(hand) - Counter(rest) == Counter({card: count} if count else {})

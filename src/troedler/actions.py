@@ -28,6 +28,7 @@ from troedler.cards import (
     SpecialFeedCard,
     hand_count,
     hand_index,
+    hand_without,
     sort_hand,
 )
 from troedler.chance import shuffled
@@ -279,11 +280,10 @@ def _take_from_village(
 
 def _play_card(seat: int, player: PlayerState, card: Card, rule: str) -> tuple[Card, ...]:
     """The hand without ``card``, after checking the player holds it."""
-    hand = player.hand
-    i = hand_index(hand, card)
-    if i < 0:
+    rest = hand_without(player.hand, card)
+    if rest is None:
         _fail(rule, f"seat {seat} holds no {card} card")
-    return hand[:i] + hand[i + 1 :]
+    return rest
 
 
 def _after_card(
@@ -428,9 +428,7 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
             f"delivering {delivered} for {request} replaces {replaced} goods and needs "
             f"{replaced} special feed; seat {seat} holds {feed_held}",
         )
-    if replaced:
-        i = hand_index(hand, SPECIAL_FEED)
-        hand = hand[:i] + hand[i + replaced :]
+    hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, replaced))  # counted above
     return _after_card(
         state,
         seat,
@@ -507,8 +505,7 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
             f"exactly {required}, not {len(thrown)}",
         )
     if overflow:
-        i = hand_index(kept, SPECIAL_FEED)
-        kept = kept[:i] + kept[i + overflow :]
+        kept = cast(tuple[Card, ...], hand_without(kept, SPECIAL_FEED, overflow))  # counted
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:

@@ -43,6 +43,7 @@ __all__ = [
     "default_cards",
     "hand_count",
     "hand_index",
+    "hand_without",
     "load_cards",
     "parse_card",
     "sort_hand",
@@ -195,6 +196,17 @@ def hand_count(hand: Sequence[Card], card: Card) -> int:
     return bisect.bisect_right(hand, key, key=_SORT_KEY) - bisect.bisect_left(
         hand, key, key=_SORT_KEY
     )
+
+
+def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...] | None:
+    """The sorted ``hand`` with ``count`` cards equal to ``card`` taken out;
+    None if it holds fewer."""
+    if count <= 0:
+        return hand
+    i = hand_index(hand, card)
+    if i < 0 or i + count > len(hand) or hand[i + count - 1].sort_key != card.sort_key:
+        return None
+    return hand[:i] + hand[i + count :]
 
 
 def parse_card(text: str) -> Card:
