@@ -216,14 +216,24 @@ def write_summary(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
 
 
 def progress_bar(stream: TextIO = sys.stderr) -> Callable[[int, int], None]:
-    """A one-line progress bar on ``stream``."""
+    """A one-line progress bar on a terminal; a line per tenth of the games elsewhere."""
+    width = 30
+    terminal = stream.isatty()
+    shown = -1
 
     def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total if total else width
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-        if done == total:
-            stream.write("\n")
+        nonlocal shown
+        steps = width if terminal else 10
+        reached = steps * done // total if total else steps
+        if reached == shown and done != total:
+            return
+        shown = reached
+        if terminal:
+            filled = width * done // total if total else width
+            bar = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+            stream.write(bar + ("\n" if done == total else ""))
+        else:
+            stream.write(f"{done}/{total} games\n")
         stream.flush()
 
     return show
