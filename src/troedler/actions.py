@@ -40,6 +40,7 @@ from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 __all__ = [
     "PILE_SIZE",
     "discard_pile",
+    "discards_required",
     "end_turn",
     "form_piles",
     "hand_limit_discards",
@@ -448,12 +449,19 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
 def hand_limit_discards(hand: tuple[Card, ...], limit: int) -> tuple[int, int]:
     """How many non-feed cards must be discarded, and how much feed goes to
     the value pile, when a turn ends with ``hand`` (T7)."""
-    surplus = len(hand) - limit
+    if len(hand) <= limit:
+        return 0, 0
+    return discards_required(len(hand), hand_count(hand, SPECIAL_FEED), limit)
+
+
+def discards_required(cards: int, feed: int, limit: int) -> tuple[int, int]:
+    """:func:`hand_limit_discards` for a hand of ``cards`` cards, ``feed`` of them
+    special feed."""
+    surplus = cards - limit
     if surplus <= 0:
         return 0, 0
-    feed = hand_count(hand, SPECIAL_FEED)
     if feed >= limit:
-        return len(hand) - feed, feed - limit
+        return cards - feed, feed - limit
     return surplus, 0
 
 

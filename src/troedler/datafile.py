@@ -55,7 +55,7 @@ class Fields:
         self.source = source
         self.path = path
         if not isinstance(table, Mapping):
-            raise self.error("", f"expected a table, got {_kind(table)}")
+            raise self.error("", f"expected a table, got {describe(table)}")
         self.table: Mapping[str, object] = table
 
     def error(self, key: str, message: str) -> FormatError:
@@ -83,14 +83,14 @@ class Fields:
         """A non-empty string at ``key``."""
         value = self.get(key)
         if not isinstance(value, str) or not value.strip():
-            raise self.error(key, f"expected a non-empty string, got {_kind(value)}")
+            raise self.error(key, f"expected a non-empty string, got {describe(value)}")
         return value
 
     def integer(self, key: str, low: int, high: int) -> int:
         """An integer at ``key`` within ``low..high``."""
         value = self.get(key)
         if type(value) is not int:
-            raise self.error(key, f"expected an integer, got {_kind(value)}")
+            raise self.error(key, f"expected an integer, got {describe(value)}")
         if not low <= value <= high:
             raise self.error(key, f"expected {low} to {high}, got {value}")
         return value
@@ -99,7 +99,7 @@ class Fields:
         """A list at ``key``."""
         value = self.get(key)
         if not isinstance(value, list):
-            raise self.error(key, f"expected an array, got {_kind(value)}")
+            raise self.error(key, f"expected an array, got {describe(value)}")
         return value
 
     def tables(self, key: str) -> list[Fields]:
@@ -117,7 +117,7 @@ class Fields:
         """A true or false at ``key``."""
         value = self.get(key)
         if type(value) is not bool:
-            raise self.error(key, f"expected true or false, got {_kind(value)}")
+            raise self.error(key, f"expected true or false, got {describe(value)}")
         return value
 
     def optional_integer(self, key: str, low: int, high: int) -> int | None:
@@ -140,10 +140,6 @@ class Fields:
 
 def describe(value: object) -> str:
     """A short description of ``value`` for an error message."""
-    return _kind(value)
-
-
-def _kind(value: object) -> str:
     text = repr(value)
     if len(text) > 40:
         text = text[:37] + "..."

@@ -166,7 +166,8 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
             # Only goods up to the request's size matter, so cap for more cache hits.
             capped = tuple(n if n < size else size for n in held.counts)
             moves.extend(_request_moves(request, capped, min(feed, size)))
-    required, _overflow = actions.hand_limit_discards(player.hand, state.rules.hand_limit)
+    # The feed was counted above: no second pass over the hand.
+    required, _overflow = actions.discards_required(len(player.hand), feed, state.rules.hand_limit)
     if required:
         moves.extend(_end_turn_moves(player.hand, required))
     else:

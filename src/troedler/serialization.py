@@ -218,10 +218,18 @@ def _card(path: str, value: object, source: str) -> Card:
         raise FormatError(source, path, str(error)) from None
 
 
+def _card_list(source: str, path: str, value: object) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise FormatError(source, path, f"expected an array, got {describe(value)}")
+    if len(value) > MAX_CARDS_IN_LIST:
+        raise FormatError(
+            source, path, f"expected at most {MAX_CARDS_IN_LIST} items, got {len(value)}"
+        )
+    return tuple(_card(f"{path}[{i}]", item, source) for i, item in enumerate(value))
+
+
 def _cards(fields: Fields, key: str) -> tuple[Card, ...]:
-    return tuple(
-        _card(path, value, fields.source) for path, value in fields.items(key, MAX_CARDS_IN_LIST)
-    )
+    return _card_list(fields.source, fields.path_of(key), fields.get(key))
 
 
 def _goods(fields: Fields, key: str) -> Goods:
@@ -276,7 +284,7 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
         if value is None:
             piles.append(None)
             continue
-        piles.append(_cards(_Renamed(top.source, path, value), "cards"))
+        piles.append(_card_list(top.source, path, value))
     village_table = top.table_at("village_goods")
     names = [village.name for village in board.villages]
     village_table.only(*names)
@@ -324,17 +332,6 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
     if found:
         raise top.error("", "is not a state a game can reach: " + "; ".join(found))
     return state
-
-
-class _Renamed(Fields):
-    """A bare value read as if it were the table field ``cards`` at ``path``."""
-
-    def __init__(self, source: str, path: str, value: object) -> None:
-        super().__init__(source, "", {"cards": value})
-        self._path = path
-
-    def _at(self, key: str) -> str:
-        return self._path
 
 
 def _check_conservation(top: Fields, state: GameState) -> None:
