@@ -89,17 +89,21 @@ def evaluate(state: GameState, seat: int) -> float:
     distances = _distances(board)[board.index(player.cart)]
     missing_kinds: set[int] = set()
     ready = False
+    worths = []
     for card in player.hand:
         if isinstance(card, RequestCard):
             missing = card.goods - goods
             have = len(card.goods) - len(missing)
             # Worth less in hand than delivered, more the nearer it is to complete.
-            score += card.points * (0.15 + 0.45 * have / len(card.goods))
+            worths.append(card.points * (0.15 + 0.45 * have / len(card.goods)))
             if missing:
                 missing_kinds.update(missing.kinds())
             else:
                 ready = True
                 score += 0.15 * card.points
+    # Two requests in hand are a plan; more of them clog the hand.
+    worths.sort(reverse=True)
+    score += sum(worths[:2]) + 0.25 * sum(worths[2:])
     if missing_kinds:
         near = min(
             (distances[v] for v, there in enumerate(state.village_goods)
@@ -126,8 +130,9 @@ def evaluate(state: GameState, seat: int) -> float:
             score += 0.4
         elif isinstance(card, SpecialFeedCard):
             feed += 1
-    # A little feed is a reserve; much of it clogs the hand (T7 never lets it go).
-    score += 0.4 * min(feed, 2) - 0.8 * max(0, feed - 3)
+    # A little feed is a reserve; more of it clogs the hand (T7 never lets it
+    # go, and once every hand is clogged with feed nobody can deliver).
+    score += 0.4 * min(feed, 2) - 0.5 * max(0, feed - 2)
     return score
 
 
