@@ -17,6 +17,7 @@ from troedler import (
     GameState,
     RequestCard,
     SpecialFeedCard,
+    TroedlerError,
     apply_move,
     check_invariants,
     determinize,
@@ -27,6 +28,8 @@ from troedler import (
 from troedler.chance import shuffled
 from troedler.pile import Pile
 from troedler.state import cards_in_play
+
+from .helpers import position
 
 RECALLS = ("perfect", "table")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -142,3 +145,23 @@ def test_observe_refuses_bad_seats_and_modes() -> None:
         observe(state, 2)
     with pytest.raises(ConfigurationError, match="recall is 'perfect' or 'table'"):
         observe(state, 0, recall="photographic")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("recall", RECALLS)
+def test_a_state_without_the_set_up_pile_observes_and_deals_consistently(recall: str) -> None:
+    # Scenario positions are built by hand with an empty discard pile, so there
+    # is no set-up pile to hide (I2) although no shuffle has happened since.
+    state = position(cart="Aberlour", hand="trail AAAB:7", goods="AAAB")
+    seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
+    assert seen.discard_pile == ()
+    for seed in range(5):
+        dealt = determinize(seen, random.Random(seed))
+        check_invariants(dealt)
+        assert observe(dealt, 0, recall=recall) == seen  # type: ignore[arg-type]
+
+
+def test_determinize_refuses_a_set_up_pile_of_the_wrong_size() -> None:
+    seen = observe(new_game(3, seed=4), 0)
+    shrunk = attrs.evolve(seen, discard_pile=seen.discard_pile[3:])
+    with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
+        determinize(shrunk, random.Random(0))

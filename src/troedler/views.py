@@ -89,9 +89,11 @@ class Observation:
 
 def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
-    if state.shuffles != SETUP_SHUFFLES:
+    portion = state.rules.setup_requests + state.rules.setup_feed
+    # A state built by hand may lack the set-up pile: then nothing is hidden.
+    if state.shuffles != SETUP_SHUFFLES or len(state.discard_pile.cards) < portion:
         return 0
-    return state.rules.setup_requests + state.rules.setup_feed
+    return portion
 
 
 def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Observation:
@@ -190,6 +192,10 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     hidden_setup = [i for i, card in enumerate(discard) if card is None]
     if o.recall == "perfect" and hidden_setup:
         # Known from the rules: the set-up pile held so many feed and requests.
+        if len(hidden_setup) != o.rules.setup_requests + o.rules.setup_feed - 1 or len(
+            discard
+        ) <= len(hidden_setup):
+            raise TroedlerError("the observation hides other cards than the set-up pile's")
         top = discard[len(hidden_setup)]
         feed = o.rules.setup_feed - (1 if isinstance(top, SpecialFeedCard) else 0)
         requests = o.rules.setup_requests - (1 if isinstance(top, RequestCard) else 0)
