@@ -9,14 +9,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from troedler import IllegalMoveError, Move, Observation, check_invariants, replay
-from troedler.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot, play_game
+from troedler import IllegalMoveError, Move, Observation, check_invariants, observe, replay
+from troedler.bots import BOTS, Bot, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
 from troedler.errors import ConfigurationError
+from troedler.moves import PlayRequest
+
+from .helpers import position
+
+# Every bundled bot, the searching one on a small budget to keep tests quick.
+QUICK_BOTS = sorted(f"{name}:8" if name == "ismcts" else name for name in BOTS)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.lists(st.sampled_from(sorted(BOTS)), min_size=2, max_size=4),
+    st.lists(st.sampled_from(QUICK_BOTS), min_size=2, max_size=4),
     st.integers(0, 2**32),
     st.sampled_from(["perfect", "table"]),
 )
@@ -28,7 +34,7 @@ def test_bots_never_choose_an_illegal_move(names: list[str], seed: int, recall: 
 
 
 def test_same_seed_same_game() -> None:
-    bots = [GreedyBot(), RandomBot(), RandomBot()]
+    bots = [GreedyBot(), RandomBot(), ISMCTSBot(iterations=10)]
     one = play_game(bots, seed=5, max_rounds=10)
     two = play_game(bots, seed=5, max_rounds=10)
     assert one.record == two.record and one.final == two.final
@@ -67,9 +73,57 @@ def test_a_bot_that_picks_an_illegal_move_is_refused() -> None:
 
 
 def test_the_protocol_and_the_registry() -> None:
-    assert isinstance(GreedyBot(), Bot) and isinstance(RandomBot(), Bot)
+    assert all(isinstance(bot(), Bot) for bot in BOTS.values())
     assert isinstance(make_bot(" Greedy "), GreedyBot)
     with pytest.raises(ConfigurationError, match="no bot called 'wizard'"):
         make_bot("wizard")
     with pytest.raises(ConfigurationError, match="S1: 2 to 4 bots"):
         play_game([RandomBot()], seed=1)
+
+
+def test_ismcts_bot_beats_random_bots() -> None:
+    wins = 0
+    for game in range(4):
+        bots: list[Bot] = [RandomBot()] * 4
+        bots[game % 4] = ISMCTSBot(iterations=30)
+        played = play_game(bots, seed=200 + game, max_rounds=60)
+        assert played.finished and played.record.result is not None
+        wins += game % 4 in played.record.result.winners
+    assert wins >= 3
+
+
+def test_ismcts_bot_delivers_a_complete_request() -> None:
+    # The cart stands in an empty village with the goods of a 7-point request.
+    state = position(cart="Aberlour", hand="trail AAAB:7", goods="AAAB", villages={"Aberlour": ""})
+    seen = observe(state, 0)
+    move = ISMCTSBot(iterations=60).choose(seen, seen.legal_moves, random.Random(3))
+    assert isinstance(move, PlayRequest) and move.feed_cost == 0
+
+
+def test_ismcts_bot_budget_by_time_returns_a_legal_move() -> None:
+    state = position(cart="Aberlour", hand="trail moor extra ABC:4")
+    seen = observe(state, 0)
+    bot = ISMCTSBot(iterations=10**9, seconds=0.05)
+    assert bot.choose(seen, seen.legal_moves, random.Random(1)) in seen.legal_moves
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"iterations": 0}, "at least 1 iteration"),
+        ({"seconds": 0.0}, "positive time budget"),
+        ({"exploration": -1.0}, "positive exploration"),
+        ({"temperature": 0.0}, "positive temperature"),
+    ],
+)
+def test_ismcts_bot_refuses_a_senseless_budget(arguments: dict[str, float], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        ISMCTSBot(**arguments)  # type: ignore[arg-type]
+
+
+def test_bots_by_name_with_a_budget() -> None:
+    assert make_bot("ismcts:25") == ISMCTSBot(iterations=25)
+    assert make_bot("ismcts") == ISMCTSBot()
+    for bad in ("greedy:5", "ismcts:many", "ismcts:-3"):
+        with pytest.raises(ConfigurationError, match="only ismcts takes a budget"):
+            make_bot(bad)

@@ -9,20 +9,39 @@ from __future__ import annotations
 
 from troedler.bots.base import Bot, PlayedGame, play_game
 from troedler.bots.greedy import GreedyBot
+from troedler.bots.ismcts import ISMCTSBot
 from troedler.bots.random_bot import RandomBot
 from troedler.errors import ConfigurationError
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "PlayedGame", "RandomBot", "make_bot", "play_game"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "ISMCTSBot",
+    "PlayedGame",
+    "RandomBot",
+    "make_bot",
+    "play_game",
+]
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
 """The bundled bots by name."""
 
 
 def make_bot(name: str) -> Bot:
-    """A new bundled bot by name (``random``, ``greedy`` ...)."""
-    try:
-        return BOTS[name.strip().lower()]()  # type: ignore[no-any-return]
-    except KeyError:
+    """A new bundled bot by name (``random``, ``greedy``, ``ismcts`` ...).
+
+    ``ismcts:N`` is an :class:`ISMCTSBot` searching ``N`` iterations per move.
+    """
+    key, _, budget = name.strip().lower().partition(":")
+    if key not in BOTS:
         raise ConfigurationError(
             f"no bot called {name!r}; the bundled bots are {', '.join(BOTS)}"
         ) from None
+    if not budget:
+        return BOTS[key]()  # type: ignore[no-any-return]
+    if key != "ismcts" or not budget.strip().isdigit():
+        raise ConfigurationError(
+            f"bad bot {name!r}: only ismcts takes a budget, as ismcts:ITERATIONS"
+        )
+    return ISMCTSBot(iterations=int(budget))

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from troedler.bots import BOTS
+from troedler.bots import make_bot
 from troedler.cli.demo import play_demo
 from troedler.cli.play import play_in_terminal
 from troedler.cli.replay import replay_in_terminal
@@ -20,7 +20,7 @@ from troedler.cli.simulate import (
     write_records,
     write_summary,
 )
-from troedler.errors import TroedlerError
+from troedler.errors import ConfigurationError, TroedlerError
 
 __all__ = ["main"]
 
@@ -29,11 +29,11 @@ DEFAULT_BOTS = "greedy,random,random,random"
 
 def _bot_list(text: str) -> list[str]:
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOTS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"no bot called {unknown[0]!r}; the bundled bots are {', '.join(BOTS)}"
-        )
+    for name in names:
+        try:
+            make_bot(name)
+        except ConfigurationError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
     return names
 
 
@@ -87,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_bot_list,
         default=_bot_list(DEFAULT_BOTS),
         help=f"bots in seat order, rotated each game (default {DEFAULT_BOTS}); "
-        "fewer names than players are repeated",
+        "fewer names than players are repeated; ismcts:N searches N iterations a move",
     )
     sim.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
     sim.add_argument(

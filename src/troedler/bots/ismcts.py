@@ -1,0 +1,237 @@
+"""Information-set Monte Carlo tree search (single observer).
+
+Each iteration deals the cards the bot cannot see at random
+(:func:`~troedler.determinize`), walks one shared tree of moves down as far
+as the tree reaches, adds one move, plays on to the end of the round with a
+quick policy and scores the position for every seat. A move's statistics
+count only the iterations in which it was legal (availability counts), so
+the tree stays sound although every iteration sees a different deal.
+
+Two choices keep the tree narrow enough to search. Ending a turn is one
+branch, whatever the cards over the hand limit (they are chosen by how much
+each card is worth keeping); at the root the bot then picks the discard with
+the greedy evaluation. And positions that are not the end of the game are
+scored with :func:`~troedler.bots.greedy.evaluate`, turned into shares of a
+win that sum to one across the seats.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import attrs
+
+from troedler.bots.greedy import evaluate
+from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard
+from troedler.errors import ConfigurationError
+from troedler.goods import Goods
+from troedler.legal import apply_move, legal_moves
+from troedler.moves import EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
+from troedler.scoring import outcome
+from troedler.state import GameState, Phase
+from troedler.views import Observation, determinize
+
+__all__ = ["ISMCTSBot"]
+
+Choice = Move | None
+"""A branch of the tree: a move, or None for ending the turn."""
+
+ROLLOUT_PLIES = 40
+"""Most moves a playout makes before the position is scored."""
+
+
+@attrs.define(slots=True, eq=False)
+class _Node:
+    """Statistics of one branch, from the view of the seat that chose it."""
+
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[Choice, _Node] = attrs.field(factory=dict)
+
+
+def _choices(moves: Sequence[Move]) -> list[Choice]:
+    plays: list[Choice] = [move for move in moves if not isinstance(move, EndTurn)]
+    if len(plays) < len(moves):
+        plays.append(None)
+    return plays
+
+
+def _keep_worth(card: Card, goods: Goods) -> float:
+    """How much a card is worth keeping over the hand limit, in rough points."""
+    if isinstance(card, RequestCard):
+        missing = len(card.goods - goods)
+        return card.points * (1.0 - missing / len(card.goods)) + 0.5
+    if isinstance(card, ExtraGoodCard):
+        return 0.4
+    if isinstance(card, RouteCard):
+        return 0.3
+    return 0.0
+
+
+def _quick_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
+    """The way to end the turn that throws away the least worth."""
+    ends = [move for move in moves if isinstance(move, EndTurn)]
+    if len(ends) == 1:
+        return ends[0]
+    seat = state.current_player
+    assert seat is not None  # only asked while the game runs
+    goods = state.players[seat].goods
+    return min(ends, key=lambda end: sum(_keep_worth(card, goods) for card in end.discard))
+
+
+def _best_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
+    """The way to end the turn the greedy evaluation likes best."""
+    seat = state.current_player
+    assert seat is not None
+    ends = [move for move in moves if isinstance(move, EndTurn)]
+    return max(ends, key=lambda end: evaluate(apply_move(state, end), seat))
+
+
+def _apply(state: GameState, choice: Choice, moves: Sequence[Move]) -> GameState:
+    if choice is None:
+        return apply_move(state, _quick_end_turn(state, moves))
+    return apply_move(state, choice)
+
+
+def _playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -> Move:
+    """A quick, sensible move: deliver when possible, never spend feed idly."""
+    if state.phase is Phase.TAKE_PILES:
+        return moves[rng.randrange(len(moves))]
+    deliveries = [move for move in moves if isinstance(move, PlayRequest)]
+    if deliveries:
+        return max(deliveries, key=lambda move: move.request.points - move.feed_cost)
+    plain = [move for move in moves if isinstance(move, PlayRoute | PlayExtraGood)]
+    if plain and rng.random() < 0.6:
+        return plain[rng.randrange(len(plain))]
+    return _quick_end_turn(state, moves)
+
+
+def _shares(state: GameState, temperature: float) -> list[float]:
+    """Each seat's share of a win in ``state``; the shares sum to one."""
+    if state.is_over:
+        winners = outcome(state).winners
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.num_players)]
+    values = [evaluate(state, seat) for seat in range(state.num_players)]
+    top = max(values)
+    weights = [math.exp((value - top) / temperature) for value in values]
+    total = sum(weights)
+    return [weight / total for weight in weights]
+
+
+@attrs.frozen
+class ISMCTSBot:
+    """Searches a tree of moves over random deals of the cards it cannot see.
+
+    The budget is ``iterations`` per move; with ``seconds`` the search also
+    stops when that much time has passed, which makes games depend on the
+    machine's speed (iterations alone replay exactly).
+    """
+
+    iterations: int = 200
+    seconds: float | None = None
+    exploration: float = 0.7
+    """The weight of exploration: higher tries more moves."""
+    temperature: float = 3.0
+    """How sharply an evaluation lead turns into a share of the win."""
+    prior_temperature: float = 0.5
+    """How sharply the greedy evaluation's preference guides the root."""
+    name: str = "ismcts"
+
+    def __attrs_post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ConfigurationError(f"ismcts needs at least 1 iteration, not {self.iterations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ConfigurationError(f"ismcts needs a positive time budget, not {self.seconds}")
+        for name in ("exploration", "temperature", "prior_temperature"):
+            if not getattr(self, name) > 0:
+                raise ConfigurationError(f"ismcts needs a positive {name}")
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        """The move searched most often."""
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        # The root is the bot's own decision: its choices are the same in every deal.
+        choices = _choices(legal_moves)
+        priors = self._priors(determinize(observation, rng), legal_moves)
+        root = {choice: _Node() for choice in choices}
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for done in range(self.iterations):
+            # PUCT at the root: the greedy evaluation's preference fades as
+            # the search gathers evidence.
+            scale = self.exploration * math.sqrt(done + 1)
+            choice = max(
+                choices, key=lambda c: _mean(root[c]) + scale * priors[c] / (1 + root[c].visits)
+            )
+            state = determinize(observation, rng)
+            self._iterate(root[choice], _apply(state, choice, legal_moves), observation.seat, rng)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        best = max(choices, key=lambda c: (root[c].visits, priors[c]))
+        if best is None:
+            return _best_end_turn(determinize(observation, rng), legal_moves)
+        return best
+
+    def _priors(self, state: GameState, moves: Sequence[Move]) -> dict[Choice, float]:
+        """How strongly the greedy evaluation prefers each choice at the root."""
+        seat = state.current_player
+        assert seat is not None
+        values: dict[Choice, float] = {}
+        for move in moves:
+            choice = None if isinstance(move, EndTurn) else move
+            value = evaluate(apply_move(state, move), seat)
+            values[choice] = max(value, values.get(choice, -math.inf))
+        top = max(values.values())
+        weights = {c: math.exp((v - top) / self.prior_temperature) for c, v in values.items()}
+        total = sum(weights.values())
+        return {c: weight / total for c, weight in weights.items()}
+
+    def _iterate(self, first: _Node, state: GameState, seat: int, rng: random.Random) -> None:
+        """One iteration below the root's ``first`` choice, made by ``seat``."""
+        path = [(first, seat)]
+        node = first
+        while not state.is_over:
+            moves = legal_moves(state)
+            choices = _choices(moves)
+            mover = state.current_player
+            assert mover is not None
+            children = node.children
+            untried = [choice for choice in choices if choice not in children]
+            if untried:
+                choice = untried[rng.randrange(len(untried))]
+                children[choice] = _Node()
+            else:
+                choice = max(choices, key=lambda c: self._ucb(children[c]))
+            for other in choices:
+                if other in children:
+                    children[other].available += 1
+            node = children[choice]
+            path.append((node, mover))
+            state = _apply(state, choice, moves)
+            if untried:
+                break
+        shares = _shares(self._playout(state, rng), self.temperature)
+        for node, mover in path:
+            node.visits += 1
+            node.reward += shares[mover]
+
+    def _ucb(self, node: _Node) -> float:
+        return _mean(node) + self.exploration * math.sqrt(math.log(node.available) / node.visits)
+
+    def _playout(self, state: GameState, rng: random.Random) -> GameState:
+        start = state.round
+        for _ in range(ROLLOUT_PLIES):
+            if state.is_over or state.round > start:
+                break
+            state = apply_move(state, _playout_move(state, legal_moves(state), rng))
+        return state
+
+
+def _mean(node: _Node) -> float:
+    # An untried move is taken to be worth a fair share of an even game.
+    return node.reward / node.visits if node.visits else 0.5
