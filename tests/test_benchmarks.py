@@ -1,4 +1,4 @@
-"""The benchmark script runs and reports every figure (no timings are judged)."""
+"""The benchmark scripts run and report every figure (no timings or strengths are judged)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench.py"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCH = BENCHMARKS / "bench.py"
 
 
 def test_quick_benchmark_ends_with_one_json_line_of_figures() -> None:
@@ -23,3 +24,21 @@ def test_quick_benchmark_ends_with_one_json_line_of_figures() -> None:
     assert figures["bytes_per_state_4p"] > 0
     assert figures["quick"] is True
     assert ("chess_ply_us" in figures) == ("ratio_to_chess_4p" in figures)
+
+
+def test_quick_bot_strength_run_reports_both_line_ups() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bots.py"), "--quick", "--workers", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    for name, subject in (("greedy_vs_random", "greedy"), ("ismcts_vs_greedy", "ismcts:10")):
+        row = figures[name]
+        assert row["line_up"][0] == subject and row["games"] == 8
+        assert 0 <= row["wins"] <= row["finished"] <= 8
+        assert row["win_share_all"] == row["wins"] / 8
+        low, high = row["win_share_all_95"]
+        assert 0 <= low <= row["win_share_all"] <= high <= 1
+    assert figures["ismcts_seconds_per_move"]["decisions"] > 0

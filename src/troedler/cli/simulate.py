@@ -22,7 +22,7 @@ from troedler.bots import make_bot, play_game
 from troedler.errors import ConfigurationError
 from troedler.scoring import outcome
 
-__all__ = ["GameSpec", "GameSummary", "run_game", "simulate", "summarize"]
+__all__ = ["GameSpec", "GameSummary", "run_game", "simulate", "summarize", "wilson_interval"]
 
 
 @attrs.frozen
@@ -144,7 +144,7 @@ def _on_dask(specs: Sequence[GameSpec], scheduler: str) -> Iterator[GameSummary]
             yield future.result()
 
 
-def _wilson(wins: float, n: int) -> tuple[float, float]:
+def wilson_interval(wins: float, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a share of ``wins`` in ``n``."""
     if n == 0:
         return 0.0, 0.0
@@ -165,7 +165,7 @@ def summarize(results: Sequence[GameSummary]) -> dict[str, Any]:
         seats = [(r, s) for r in finished for s, bot in enumerate(r.bots) if bot == name]
         n = len(seats)
         wins = sum(1 for r, s in seats if s in r.winners)
-        low, high = _wilson(wins, n)
+        low, high = wilson_interval(wins, n)
         bots[name] = {
             "seat_games": n,
             "wins": wins,
