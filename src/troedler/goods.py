@@ -161,8 +161,17 @@ class Goods:
 
     def __sub__(self, other: Goods) -> Goods:
         """Multiset difference: what is left of these after taking ``other`` away."""
-        pairs = zip(self.counts, other.counts, strict=True)
-        return _interned(tuple(max(0, x - y) for x, y in pairs))
+        a, b = self.counts, other.counts
+        return _interned(
+            (
+                a[0] - b[0] if a[0] > b[0] else 0,
+                a[1] - b[1] if a[1] > b[1] else 0,
+                a[2] - b[2] if a[2] > b[2] else 0,
+                a[3] - b[3] if a[3] > b[3] else 0,
+                a[4] - b[4] if a[4] > b[4] else 0,
+                a[5] - b[5] if a[5] > b[5] else 0,
+            )
+        )
 
     def __le__(self, other: Goods) -> bool:
         """Whether every good here is also in ``other`` (sub-multiset)."""

@@ -10,6 +10,7 @@ the top card.
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 
 import attrs
@@ -145,13 +146,21 @@ class GameState:
 
 def cards_in_play(cards: CardCatalogue, board: Board, num_players: int) -> Counter[Card]:
     """Every card a game of ``num_players`` uses: the deck and the seats' starting sets."""
+    return Counter(dict(_cards_in_play(cards, board, num_players)))
+
+
+@functools.lru_cache(maxsize=32)
+def _cards_in_play(
+    cards: CardCatalogue, board: Board, num_players: int
+) -> tuple[tuple[Card, int], ...]:
+    # Search bots deal unknown cards thousands of times a move: count once.
     counter: Counter[Card] = Counter(cards.routes)
     counter.update(cards.requests)
     counter[SPECIAL_FEED] += cards.special_feed
     counter[EXTRA_GOOD] += cards.extra_goods
     for seat in range(num_players):
         counter.update(cards.starting_set(board.start_village(seat, num_players)).cards)
-    return counter
+    return tuple(counter.items())
 
 
 def cards_in_state(state: GameState) -> Counter[Card]:

@@ -80,7 +80,8 @@ def _quick_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
     seat = state.current_player
     assert seat is not None  # only asked while the game runs
     goods = state.players[seat].goods
-    return min(ends, key=lambda end: sum(_keep_worth(card, goods) for card in end.discard))
+    worth = {card: _keep_worth(card, goods) for card in state.players[seat].hand}
+    return min(ends, key=lambda end: sum(worth[card] for card in end.discard))
 
 
 def _best_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
