@@ -3,16 +3,20 @@
 Each iteration deals the cards the bot cannot see at random
 (:func:`~troedler.determinize`), walks one shared tree of moves down as far
 as the tree reaches, adds one move, plays on to the end of the round with a
-quick policy and scores the position for every seat. A move's statistics
-count only the iterations in which it was legal (availability counts), so
-the tree stays sound although every iteration sees a different deal.
+quick policy (deliver when possible, else fetch a good a request in hand is
+missing, else end the turn) and scores the position for every seat. A
+move's statistics count only the iterations in which it was legal
+(availability counts), so the tree stays sound although every iteration
+sees a different deal.
 
-Two choices keep the tree narrow enough to search. Ending a turn is one
+Three choices keep the search narrow and well aimed. Ending a turn is one
 branch, whatever the cards over the hand limit (they are chosen by how much
 each card is worth keeping); at the root the bot then picks the discard with
-the greedy evaluation. And positions that are not the end of the game are
+the greedy evaluation. Positions that are not the end of the game are
 scored with :func:`~troedler.bots.greedy.evaluate`, turned into shares of a
-win that sum to one across the seats.
+win that sum to one across the seats. And at the root the greedy
+evaluation's preference among the bot's own moves guides which to search
+first (PUCT), fading as evidence gathers.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import attrs
 from troedler.bots.greedy import evaluate
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard
 from troedler.errors import ConfigurationError
-from troedler.goods import Goods
+from troedler.goods import Good, Goods
 from troedler.legal import apply_move, legal_moves
 from troedler.moves import EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
 from troedler.scoring import outcome
@@ -99,15 +103,32 @@ def _apply(state: GameState, choice: Choice, moves: Sequence[Move]) -> GameState
 
 
 def _playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -> Move:
-    """A quick, sensible move: deliver when possible, never spend feed idly."""
+    """A quick, purposeful move: deliver when possible, else fetch a missing good.
+
+    Playouts stand in for every player's future, so they must not squander
+    goods or feed: random routes would heap up goods (damage) for nothing,
+    and make every position look alike.
+    """
     if state.phase is Phase.TAKE_PILES:
         return moves[rng.randrange(len(moves))]
     deliveries = [move for move in moves if isinstance(move, PlayRequest)]
     if deliveries:
         return max(deliveries, key=lambda move: move.request.points - move.feed_cost)
-    plain = [move for move in moves if isinstance(move, PlayRoute | PlayExtraGood)]
-    if plain and rng.random() < 0.6:
-        return plain[rng.randrange(len(plain))]
+    seat = state.current_player
+    assert seat is not None  # only asked while the game runs
+    player = state.players[seat]
+    wanted: set[Good] = set()
+    for card in player.hand:
+        if isinstance(card, RequestCard):
+            wanted.update((card.goods - player.goods).kinds())
+    fetching = [
+        move
+        for move in moves
+        if (isinstance(move, PlayRoute) and move.take in wanted)
+        or (isinstance(move, PlayExtraGood) and move.good in wanted)
+    ]
+    if fetching:
+        return fetching[rng.randrange(len(fetching))]
     return _quick_end_turn(state, moves)
 
 
