@@ -114,6 +114,7 @@ def test_ismcts_bot_budget_by_time_returns_a_legal_move() -> None:
         ({"seconds": 0.0}, "positive time budget"),
         ({"exploration": -1.0}, "positive exploration"),
         ({"temperature": 0.0}, "positive temperature"),
+        ({"playout_rounds": 0}, "at least 1 round"),
     ],
 )
 def test_ismcts_bot_refuses_a_senseless_budget(arguments: dict[str, float], message: str) -> None:

@@ -2,7 +2,7 @@
 
 Each iteration deals the cards the bot cannot see at random
 (:func:`~troedler.determinize`), walks one shared tree of moves down as far
-as the tree reaches, adds one move, plays on to the end of the round with a
+as the tree reaches, adds one move, plays on to the end of the next round with a
 quick policy (deliver when possible, else fetch a good a request in hand is
 missing, else end the turn) and scores the position for every seat. A
 move's statistics count only the iterations in which it was legal
@@ -43,8 +43,8 @@ __all__ = ["ISMCTSBot"]
 Choice = Move | None
 """A branch of the tree: a move, or None for ending the turn."""
 
-ROLLOUT_PLIES = 40
-"""Most moves a playout makes before the position is scored."""
+PLIES_PER_ROUND = 40
+"""Most moves a playout makes per round before the position is scored."""
 
 
 @attrs.define(slots=True, eq=False)
@@ -161,6 +161,8 @@ class ISMCTSBot:
     """How sharply an evaluation lead turns into a share of the win."""
     prior_temperature: float = 0.5
     """How sharply the greedy evaluation's preference guides the root."""
+    playout_rounds: int = 2
+    """Rounds a playout plays to their end: 1 ends the current round, 2 also the next."""
     name: str = "ismcts"
 
     def __attrs_post_init__(self) -> None:
@@ -168,6 +170,10 @@ class ISMCTSBot:
             raise ConfigurationError(f"ismcts needs at least 1 iteration, not {self.iterations}")
         if self.seconds is not None and not self.seconds > 0:
             raise ConfigurationError(f"ismcts needs a positive time budget, not {self.seconds}")
+        if self.playout_rounds < 1:
+            raise ConfigurationError(
+                f"ismcts playouts need at least 1 round, not {self.playout_rounds}"
+            )
         for name in ("exploration", "temperature", "prior_temperature"):
             if not getattr(self, name) > 0:
                 raise ConfigurationError(f"ismcts needs a positive {name}")
@@ -246,9 +252,9 @@ class ISMCTSBot:
         return _mean(node) + self.exploration * math.sqrt(math.log(node.available) / node.visits)
 
     def _playout(self, state: GameState, rng: random.Random) -> GameState:
-        start = state.round
-        for _ in range(ROLLOUT_PLIES):
-            if state.is_over or state.round > start:
+        end = state.round + self.playout_rounds
+        for _ in range(PLIES_PER_ROUND * self.playout_rounds):
+            if state.is_over or state.round >= end:
                 break
             state = apply_move(state, _playout_move(state, legal_moves(state), rng))
         return state
