@@ -67,3 +67,14 @@ def test_simulate_table_and_bad_arguments() -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "no bot called 'wizard'" in bad.stderr
+
+
+def test_simulate_a_searching_bot_with_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--games", "2", "--players", "2", "--workers", "1", "--json"]
+    assert main([*args, "--bots", "ismcts:5,greedy"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert set(summary["bots"]) == {"ismcts:5", "greedy"}
+    assert summary["bots"]["ismcts:5"]["seat_games"] == summary["finished"]
+    with pytest.raises(SystemExit):
+        main([*args, "--bots", "greedy:5"])
+    assert "only ismcts takes a budget" in capsys.readouterr().err

@@ -37,7 +37,7 @@ def make_bot(name: str) -> Bot:
     if key not in BOTS:
         raise ConfigurationError(
             f"no bot called {name!r}; the bundled bots are {', '.join(BOTS)}"
-        ) from None
+        )
     if not budget:
         return BOTS[key]()  # type: ignore[no-any-return]
     if key != "ismcts" or not budget.strip().isdigit():
