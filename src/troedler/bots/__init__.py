@@ -35,9 +35,7 @@ def make_bot(name: str) -> Bot:
     """
     key, _, budget = name.strip().lower().partition(":")
     if key not in BOTS:
-        raise ConfigurationError(
-            f"no bot called {name!r}; the bundled bots are {', '.join(BOTS)}"
-        )
+        raise ConfigurationError(f"no bot called {name!r}; the bundled bots are {', '.join(BOTS)}")
     if not budget:
         return BOTS[key]()  # type: ignore[no-any-return]
     if key != "ismcts" or not budget.strip().isdigit():
