@@ -76,9 +76,17 @@ def _keep_worth(card: Card, goods: Goods) -> float:
     return 0.0
 
 
+def _end_turns(moves: Sequence[Move]) -> Sequence[EndTurn]:
+    """The ways to end the turn: legal_moves lists them last."""
+    first = len(moves)
+    while first and type(moves[first - 1]) is EndTurn:
+        first -= 1
+    return moves[first:]  # type: ignore[return-value]
+
+
 def _quick_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
     """The way to end the turn that throws away the least worth."""
-    ends = [move for move in moves if isinstance(move, EndTurn)]
+    ends = _end_turns(moves)
     if len(ends) == 1:
         return ends[0]
     seat = state.current_player
@@ -111,22 +119,30 @@ def _playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -
     """
     if state.phase is Phase.TAKE_PILES:
         return moves[rng.randrange(len(moves))]
-    deliveries = [move for move in moves if isinstance(move, PlayRequest)]
-    if deliveries:
-        return max(deliveries, key=lambda move: move.request.points - move.feed_cost)
     seat = state.current_player
     assert seat is not None  # only asked while the game runs
     player = state.players[seat]
     wanted: set[Good] = set()
     for card in player.hand:
-        if isinstance(card, RequestCard):
+        if type(card) is RequestCard:
             wanted.update((card.goods - player.goods).kinds())
-    fetching = [
-        move
-        for move in moves
-        if (isinstance(move, PlayRoute) and move.take in wanted)
-        or (isinstance(move, PlayExtraGood) and move.good in wanted)
-    ]
+    best_delivery: PlayRequest | None = None
+    best_gain = 0
+    fetching: list[Move] = []
+    # One pass: playouts make most of a search's moves.
+    for move in moves:
+        if isinstance(move, PlayRoute):
+            if move.take in wanted:
+                fetching.append(move)
+        elif isinstance(move, PlayExtraGood):
+            if move.good in wanted:
+                fetching.append(move)
+        elif isinstance(move, PlayRequest):
+            gain = move.request.points - move.feed_cost
+            if best_delivery is None or gain > best_gain:
+                best_delivery, best_gain = move, gain
+    if best_delivery is not None:
+        return best_delivery
     if fetching:
         return fetching[rng.randrange(len(fetching))]
     return _quick_end_turn(state, moves)
