@@ -58,6 +58,15 @@ def test_two_greedy_bots_end_their_game() -> None:
     assert played.finished
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 7), (4, 7)])
+def test_greedy_bots_break_a_damage_stand_off(players: int, seed: int) -> None:
+    # Without a fading fear of leading the damage table, these games stall:
+    # nobody takes a good or spends feed, and nobody can deliver.
+    played = play_game([GreedyBot()] * players, seed=seed, max_rounds=100)
+    assert played.finished
+    assert played.final.round > 20  # the stand-off lasted
+
+
 class _Cheat:
     name = "cheat"
 

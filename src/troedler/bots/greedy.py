@@ -27,6 +27,8 @@ from troedler.views import Observation, determinize
 __all__ = ["GreedyBot", "evaluate"]
 
 FAR = 6
+PATIENCE_ROUNDS = 20
+"""Past this round the fear of leading the damage table fades (see evaluate)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -78,6 +80,11 @@ def evaluate(state: GameState, seat: int) -> float:
     # Early on the damage table will change many times; near the end it decides.
     most_done = max(len(p.fulfilled_requests) for p in state.players)
     urgency = min(1.0, max(0.15, (most_done + 1) / state.rules.end_threshold))
+    # A game dragging on this long is a stand-off: the damage table is level
+    # and whoever moves first would lead it. Only a player who risks the lead
+    # can break it, so the fear fades round by round.
+    if state.round > PATIENCE_ROUNDS:
+        urgency *= max(0.1, 1 - (state.round - PATIENCE_ROUNDS) / PATIENCE_ROUNDS)
     # Feed used is damage for good; goods held are damage only until delivered.
     feed_used = damage - (len(goods) + 1) // 2
     score -= 1.5 * feed_used + 0.3 * (damage - feed_used)
