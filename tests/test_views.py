@@ -165,3 +165,13 @@ def test_determinize_refuses_a_set_up_pile_of_the_wrong_size() -> None:
     shrunk = attrs.evolve(seen, discard_pile=seen.discard_pile[3:])
     with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
         determinize(shrunk, random.Random(0))
+
+
+def test_determinize_refuses_unknown_cards_above_the_set_up_pile() -> None:
+    seen = observe(new_game(3, seed=4), 0)
+    known = [card for card in seen.discard_pile if card is not None]
+    hidden = len(seen.discard_pile) - len(known)
+    # As many unknown cards as the set-up pile hides, but not at the bottom.
+    moved = attrs.evolve(seen, discard_pile=(known[0], *([None] * hidden), *known[1:]))
+    with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
+        determinize(moved, random.Random(0))

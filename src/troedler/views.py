@@ -91,7 +91,7 @@ def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
     portion = state.rules.setup_requests + state.rules.setup_feed
     # A state built by hand may lack the set-up pile: then nothing is hidden.
-    if state.shuffles != SETUP_SHUFFLES or len(state.discard_pile.cards) < portion:
+    if state.shuffles != SETUP_SHUFFLES or len(state.discard_pile) < portion:
         return 0
     return portion
 
@@ -192,11 +192,12 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     hidden_setup = [i for i, card in enumerate(discard) if card is None]
     if o.recall == "perfect" and hidden_setup:
         # Known from the rules: the set-up pile held so many feed and requests.
-        if len(hidden_setup) != o.rules.setup_requests + o.rules.setup_feed - 1 or len(
-            discard
-        ) <= len(hidden_setup):
+        hidden_count = o.rules.setup_requests + o.rules.setup_feed - 1
+        # They must be exactly the bottom cards, under a known top card.
+        bottom = len(hidden_setup) == hidden_count and hidden_setup[-1] == hidden_count - 1
+        if not bottom or len(discard) <= hidden_count:
             raise TroedlerError("the observation hides other cards than the set-up pile's")
-        top = discard[len(hidden_setup)]
+        top = discard[hidden_count]
         feed = o.rules.setup_feed - (1 if isinstance(top, SpecialFeedCard) else 0)
         requests = o.rules.setup_requests - (1 if isinstance(top, RequestCard) else 0)
         fill = take(SpecialFeedCard, feed) + take(RequestCard, requests)
