@@ -148,7 +148,7 @@ def test_observe_refuses_bad_seats_and_modes() -> None:
 
 
 @pytest.mark.parametrize("recall", RECALLS)
-def test_a_state_without_the_set_up_pile_observes_and_deals_consistently(recall: str) -> None:
+def test_I2_a_state_without_the_set_up_pile_hides_nothing(recall: str) -> None:
     # Scenario positions are built by hand with an empty discard pile, so there
     # is no set-up pile to hide (I2) although no shuffle has happened since.
     state = position(cart="Aberlour", hand="trail AAAB:7", goods="AAAB")
@@ -160,14 +160,14 @@ def test_a_state_without_the_set_up_pile_observes_and_deals_consistently(recall:
         assert observe(dealt, 0, recall=recall) == seen  # type: ignore[arg-type]
 
 
-def test_determinize_refuses_a_set_up_pile_of_the_wrong_size() -> None:
+def test_I2_determinize_refuses_a_set_up_pile_of_the_wrong_size() -> None:
     seen = observe(new_game(3, seed=4), 0)
     shrunk = attrs.evolve(seen, discard_pile=seen.discard_pile[3:])
     with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
         determinize(shrunk, random.Random(0))
 
 
-def test_determinize_refuses_unknown_cards_above_the_set_up_pile() -> None:
+def test_I2_determinize_refuses_unknown_cards_above_the_set_up_pile() -> None:
     seen = observe(new_game(3, seed=4), 0)
     known = [card for card in seen.discard_pile if card is not None]
     hidden = len(seen.discard_pile) - len(known)

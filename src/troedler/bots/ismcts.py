@@ -58,8 +58,9 @@ class _Node:
 
 
 def _choices(moves: Sequence[Move]) -> list[Choice]:
-    plays: list[Choice] = [move for move in moves if not isinstance(move, EndTurn)]
-    if len(plays) < len(moves):
+    ends = len(_end_turns(moves))
+    plays: list[Choice] = list(moves[: len(moves) - ends])
+    if ends:
         plays.append(None)
     return plays
 
@@ -100,8 +101,7 @@ def _best_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
     """The way to end the turn the greedy evaluation likes best."""
     seat = state.current_player
     assert seat is not None
-    ends = [move for move in moves if isinstance(move, EndTurn)]
-    return max(ends, key=lambda end: evaluate(apply_move(state, end), seat))
+    return max(_end_turns(moves), key=lambda end: evaluate(apply_move(state, end), seat))
 
 
 def _apply(state: GameState, choice: Choice, moves: Sequence[Move]) -> GameState:
