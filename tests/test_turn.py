@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import cards, goods_of, hand, play, position
 from troedler import (
@@ -25,6 +29,7 @@ from troedler import (
     play_request,
     play_route,
 )
+from troedler.actions import hand_limit_discards
 
 # On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
@@ -291,6 +296,27 @@ def test_T7_hand_limit(held: str, discard: str, kept: str, to_value: int) -> Non
     assert after.players[0].hand == hand(kept)
     assert after.players[0].feed_used == to_value
     assert len(after.players[0].hand) <= 4
+
+
+# How many of each card a hand may hold without running out of the deck.
+_MOST_IN_HAND = {"trail": 3, "bridge": 3, "ferry": 3, "extra": 2, "feed": 5, "ACU:4": 2, "BB:4": 1}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.tuples(*(st.integers(0, most) for most in _MOST_IN_HAND.values())))
+def test_T7_every_choice_of_discards_listed_once(counts: tuple[int, ...]) -> None:
+    words = [word for word, n in zip(_MOST_IN_HAND, counts, strict=True) for _ in range(n)]
+    # Hands full of equal cards: each distinct choice of discards is one move.
+    state = position(hand=" ".join(words))
+    held = state.players[0].hand
+    required, _ = hand_limit_discards(held, 4)
+    discardable = [card for card in held if card != SPECIAL_FEED]
+    expected = set(itertools.combinations(discardable, required))
+    listed = [m.discard for m in legal_moves(state) if isinstance(m, EndTurn)]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == expected
+    for discard in listed:
+        assert is_legal(state, EndTurn(discard))
 
 
 def test_T7_exactly_the_surplus_never_feed() -> None:

@@ -24,7 +24,6 @@ from troedler.cards import (
     RequestCard,
     RouteCard,
     SpecialFeedCard,
-    hand_count,
     hand_index,
 )
 from troedler.errors import IllegalMoveError
@@ -53,6 +52,7 @@ _DISCARD = tuple(DiscardPile(i) for i in range(MAX_PILES))
 _EXTRA = tuple(PlayExtraGood(good) for good in Good)
 _FEED_EXTRA = tuple(PlayFeedExtraGood(good) for good in Good)
 _END = EndTurn()
+_SERIAL = operator.attrgetter("serial")
 
 # One destination: (village index, its moves). The moves are indexed by what is
 # taken on arrival: [0] nothing, [1 + good] that good.
@@ -169,7 +169,7 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
     # The feed was counted above: no second pass over the hand.
     required, _overflow = actions.discards_required(len(player.hand), feed, state.rules.hand_limit)
     if required:
-        moves.extend(_end_turn_moves(player.hand, required))
+        moves.extend(_end_turn_moves(player.hand, feed, required))
     else:
         add(_END)
     return tuple(moves)
@@ -200,24 +200,49 @@ def _request_moves(
 
 
 # One EndTurn per choice of discards ever listed, found by the cards' serial
-# numbers: choices are enumerated as tuples of small ints, in C, and nearly
-# all of them have been seen before. Bounded by the number of distinct
-# discard multisets (tens of thousands for the default deck) and a cap.
+# numbers: nearly every choice has been seen before. Bounded by the number of
+# distinct discard multisets (tens of thousands for the default deck) and a cap.
 _END_TURNS: dict[tuple[int, ...], EndTurn] = {}
 _END_TURNS_LIMIT = 100_000
 
+_Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
 
-def _end_turn_moves(hand: tuple[Card, ...], required: int) -> list[EndTurn]:
+
+@functools.lru_cache(maxsize=1024)
+def _discard_picks(repeats: tuple[bool, ...], required: int) -> tuple[_Pick, ...]:
+    """Every way to pick ``required`` of a sorted row of cards, each distinct
+    choice once, as functions from the row to the picked items.
+
+    ``repeats[i]`` says whether item ``i + 1`` equals item ``i``. Equal items
+    stand together in a sorted row, so a distinct choice is one that takes
+    a leading part of each run of equal items; taking those in the order of
+    :func:`itertools.combinations` lists each choice where it first appears.
+    """
+    picks: list[_Pick] = []
+    for positions in itertools.combinations(range(len(repeats) + 1), required):
+        chosen = set(positions)
+        if all(not (i and repeats[i - 1]) or i - 1 in chosen for i in positions):
+            # A slice keeps a single pick a tuple; C all the way, no lambda.
+            picks.append(
+                operator.itemgetter(*positions)
+                if required > 1
+                else operator.itemgetter(slice(positions[0], positions[0] + 1))
+            )
+    return tuple(picks)
+
+
+def _end_turn_moves(hand: tuple[Card, ...], feed: int, required: int) -> list[EndTurn]:
     """Every way to discard ``required`` route, request and extra-good cards
-    of the sorted ``hand`` (T7), each choice once, in hand order."""
-    serials = [card.serial for card in hand]
-    first_feed = hand_index(hand, SPECIAL_FEED)
-    if first_feed >= 0:
-        del serials[first_feed : first_feed + hand_count(hand, SPECIAL_FEED)]
-    # Equal cards in hand give the same choice more than once: keep one.
-    choices = dict.fromkeys(itertools.combinations(serials, required))
+    of the sorted ``hand``, which holds ``feed`` special feed (T7), each
+    choice once, in hand order."""
+    serials = tuple(map(_SERIAL, hand))
+    if feed:
+        first_feed = hand_index(hand, SPECIAL_FEED)
+        serials = serials[:first_feed] + serials[first_feed + feed :]
+    picks = _discard_picks(tuple(map(operator.eq, serials, serials[1:])), required)
+    choices = list(map(operator.call, picks, itertools.repeat(serials)))
     found: list[EndTurn | None] = list(map(_END_TURNS.get, choices))
-    if any(map(operator.is_, found, itertools.repeat(None))):
+    if not all(found):  # moves are always true: only a miss is false
         by_serial = {card.serial: card for card in hand}
         for i, choice in enumerate(choices):
             if found[i] is None:
