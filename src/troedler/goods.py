@@ -65,7 +65,8 @@ def _check_counts(instance: object, attribute: object, value: object) -> None:
         raise ValueError(f"goods counts must be six non-negative ints, got {value!r}")
 
 
-@attrs.frozen(repr=False)
+# No weak-reference slot (8 bytes): equal goods are interned, by the thousand.
+@attrs.frozen(repr=False, weakref_slot=False)
 class Goods:
     """A multiset of goods, stored as one count per :class:`Good`.
 

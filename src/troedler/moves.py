@@ -153,7 +153,9 @@ def _canonical_cards(value: object) -> object:
     return value
 
 
-@attrs.frozen
+# No weak-reference slot (8 bytes): legal_moves keeps one EndTurn for each
+# choice of discards it has listed, tens of thousands of them.
+@attrs.frozen(weakref_slot=False)
 class EndTurn:
     """End the turn, discarding ``discard`` to keep to the hand limit (T6, T7).
 

@@ -16,7 +16,8 @@ from troedler.cards import Card
 __all__ = ["Pile"]
 
 
-@attrs.frozen(eq=False, repr=False)
+# No weak-reference slot (8 bytes): one pile is built at every end of turn.
+@attrs.frozen(eq=False, repr=False, weakref_slot=False)
 class Pile:
     """A stack of cards, bottom to top, compared by the cards it holds.
 

@@ -58,7 +58,9 @@ class Phase(enum.Enum):
     GAME_OVER = "game over"
 
 
-@attrs.frozen
+# Records built at every move carry no weak-reference slot: they are values,
+# made by the million in a search, and the slot would cost 8 bytes each.
+@attrs.frozen(weakref_slot=False)
 class PlayerState:
     """One player's cart, hand, collected goods and value pile."""
 
@@ -84,7 +86,7 @@ class PlayerState:
         return hand_count(self.value_pile, SPECIAL_FEED)
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Turn:
     """What the current turn has done so far."""
 
@@ -97,7 +99,7 @@ class Turn:
 NO_TURN = Turn()
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class GameState:
     """The whole game at one moment. Build one with :func:`troedler.new_game`."""
 
