@@ -11,6 +11,7 @@ with unbiased draws (rejection sampling).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import struct
 from collections.abc import Sequence
@@ -31,6 +32,14 @@ def _words(seed: int, number: int, count: int) -> tuple[int, ...]:
     return struct.unpack(f"<{count}Q", stream.digest(count * _WORD))
 
 
+@functools.lru_cache(maxsize=16)
+def _limits(size: int) -> tuple[int, ...]:
+    """``limits[i]``: the largest multiple of ``i + 1`` up to 2**64. Accepting
+    only words below it makes every one of the ``i + 1`` positions equally
+    likely."""
+    return tuple(_RANGE - _RANGE % (i + 1) for i in range(size))
+
+
 def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
     """``items`` in the order of shuffle ``number`` of game ``seed``.
 
@@ -44,11 +53,9 @@ def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
     wanted = size - 1 + _SPARE_WORDS
     words = _words(seed, number, wanted)
     used = 0
+    limits = _limits(size)
     for i in range(size - 1, 0, -1):
-        bound = i + 1
-        # Accept only words below the largest multiple of bound, so that
-        # every position is equally likely.
-        limit = _RANGE - _RANGE % bound
+        limit = limits[i]
         while True:
             if used == len(words):
                 # Rejections are rarer than one in 2**57; a longer digest
@@ -59,6 +66,6 @@ def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
             used += 1
             if word < limit:
                 break
-        j = word % bound
+        j = word % (i + 1)
         result[i], result[j] = result[j], result[i]
     return tuple(result)

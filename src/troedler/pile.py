@@ -7,6 +7,7 @@ handfuls lets each new pile share everything that lies below.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 
 import attrs
@@ -53,7 +54,7 @@ class Pile:
         while pile is not None:
             handfuls.append(pile.handful)
             pile = pile.below
-        return tuple(card for handful in reversed(handfuls) for card in handful)
+        return tuple(itertools.chain.from_iterable(reversed(handfuls)))
 
     @property
     def top(self) -> Card | None:
