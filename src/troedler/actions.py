@@ -11,6 +11,7 @@ The end of a round (R6) and of the game (E1) follow from the last
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import NoReturn, TypeVar, cast
 
@@ -27,7 +28,6 @@ from troedler.cards import (
     RouteCard,
     SpecialFeedCard,
     hand_count,
-    hand_index,
     hand_without,
     sort_hand,
 )
@@ -59,6 +59,7 @@ PILE_SIZE = 4
 
 
 _CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
+_SORT_KEY = operator.attrgetter("sort_key")
 
 
 def _fail(rule: str, message: str) -> NoReturn:
@@ -479,7 +480,7 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
     hand = player.hand
     if type(discard) is tuple and not discard:
         thrown: tuple[Card, ...] = ()
-    elif isinstance(discard, str | bytes):
+    elif isinstance(discard, (str, bytes)):
         _fail("T7", f"{discard!r} is not a sequence of cards")
     else:
         try:
@@ -495,15 +496,18 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
     kept = hand
     if thrown:
         remaining = list(hand)
+        # Sort keys name card values: look cards up by key, never by ==.
+        keys = list(map(_SORT_KEY, hand))
         for card in thrown:
-            i = hand_index(remaining, card)
-            if i < 0:
+            try:
+                i = keys.index(card.sort_key)
+            except ValueError:
                 _fail(
                     "T7",
                     f"seat {seat} cannot discard {hand_count(thrown, card)} {card} card(s); "
                     f"it holds {hand_count(hand, card)}",
                 )
-            del remaining[i]
+            del keys[i], remaining[i]
         kept = tuple(remaining)
     required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
     if len(thrown) != required:
