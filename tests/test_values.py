@@ -103,6 +103,8 @@ def test_shuffles_are_permutations_fixed_by_seed_and_number() -> None:
     assert shuffled(items, 5, 0) == one
     assert shuffled(items, 5, 1) != one and shuffled(items, 6, 0) != one
     assert shuffled([], 1, 1) == () and shuffled([7], 1, 1) == (7,)
+    many = list(range(300))  # longer than any pile of the game
+    assert sorted(shuffled(many, 5, 0)) == many != list(shuffled(many, 5, 0))
 
 
 def test_shuffles_never_change_between_versions() -> None:

@@ -11,7 +11,6 @@ with unbiased draws (rejection sampling).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import struct
 from collections.abc import Sequence
@@ -32,12 +31,21 @@ def _words(seed: int, number: int, count: int) -> tuple[int, ...]:
     return struct.unpack(f"<{count}Q", stream.digest(count * _WORD))
 
 
-@functools.lru_cache(maxsize=16)
+def _limit(i: int) -> int:
+    """The largest multiple of ``i + 1`` up to 2**64: accepting only words
+    below it makes every one of the ``i + 1`` positions equally likely."""
+    return _RANGE - _RANGE % (i + 1)
+
+
+_LIMITS = tuple(map(_limit, range(256)))
+"""The limits for every pile of up to 256 cards, worked out once."""
+
+
 def _limits(size: int) -> tuple[int, ...]:
-    """``limits[i]``: the largest multiple of ``i + 1`` up to 2**64. Accepting
-    only words below it makes every one of the ``i + 1`` positions equally
-    likely."""
-    return tuple(_RANGE - _RANGE % (i + 1) for i in range(size))
+    """At least ``size`` limits: ``limits[i]`` is :func:`_limit` of ``i``."""
+    if size <= len(_LIMITS):
+        return _LIMITS
+    return _LIMITS + tuple(map(_limit, range(len(_LIMITS), size)))
 
 
 def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
