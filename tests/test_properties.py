@@ -60,7 +60,7 @@ walks = st.builds(
     players=st.sampled_from([2, 3, 4]),
     seed=st.integers(0, 2**40),
     choice_seed=st.integers(0, 2**32),
-    steps=st.integers(0, 300),
+    steps=st.integers(0, 400),
 )
 
 
@@ -197,7 +197,7 @@ hostile_moves = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(reachable_states(), hostile_moves)
 def test_hostile_moves_raise_only_illegal_move_error(state: GameState, move: object) -> None:
     before = copy.deepcopy(state)

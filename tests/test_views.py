@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import position
 from tests.test_properties import reachable_states
 from troedler import (
     SPECIAL_FEED,
@@ -28,8 +29,6 @@ from troedler import (
 from troedler.chance import shuffled
 from troedler.pile import Pile
 from troedler.state import cards_in_play
-
-from .helpers import position
 
 RECALLS = ("perfect", "table")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,7 +16,7 @@ from typing import Any
 
 from troedler.errors import FormatError
 
-__all__ = ["Fields", "describe", "read_packaged_toml", "read_toml"]
+__all__ = ["Fields", "array_items", "describe", "read_packaged_toml", "read_toml"]
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -128,14 +128,21 @@ class Fields:
 
     def items(self, key: str, most: int) -> list[tuple[str, object]]:
         """The items of the array at ``key``, each with its path; at most ``most``."""
-        values = self.array(key)
-        if len(values) > most:
-            raise self.error(key, f"expected at most {most} items, got {len(values)}")
-        return [(f"{self._at(key)}[{i}]", value) for i, value in enumerate(values)]
+        return array_items(self.source, self._at(key), self.get(key), most)
 
     def path_of(self, key: str) -> str:
         """The full path of ``key`` in this table."""
         return self._at(key)
+
+
+def array_items(source: str, path: str, value: object, most: int) -> list[tuple[str, object]]:
+    """The items of the array ``value`` found at ``path``, each with its own
+    path; at most ``most`` of them."""
+    if not isinstance(value, list):
+        raise FormatError(source, path, f"expected an array, got {describe(value)}")
+    if len(value) > most:
+        raise FormatError(source, path, f"expected at most {most} items, got {len(value)}")
+    return [(f"{path}[{i}]", item) for i, item in enumerate(value)]
 
 
 def describe(value: object) -> str:

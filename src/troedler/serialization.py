@@ -22,7 +22,7 @@ from troedler.cards import (
     parse_card,
     sort_hand,
 )
-from troedler.datafile import Fields, describe
+from troedler.datafile import Fields, array_items, describe
 from troedler.errors import ConfigurationError, FormatError, NotationError
 from troedler.goods import Good, Goods
 from troedler.pile import Pile
@@ -219,13 +219,10 @@ def _card(path: str, value: object, source: str) -> Card:
 
 
 def _card_list(source: str, path: str, value: object) -> tuple[Card, ...]:
-    if not isinstance(value, list):
-        raise FormatError(source, path, f"expected an array, got {describe(value)}")
-    if len(value) > MAX_CARDS_IN_LIST:
-        raise FormatError(
-            source, path, f"expected at most {MAX_CARDS_IN_LIST} items, got {len(value)}"
-        )
-    return tuple(_card(f"{path}[{i}]", item, source) for i, item in enumerate(value))
+    return tuple(
+        _card(item_path, item, source)
+        for item_path, item in array_items(source, path, value, MAX_CARDS_IN_LIST)
+    )
 
 
 def _cards(fields: Fields, key: str) -> tuple[Card, ...]:

@@ -21,6 +21,7 @@ from troedler.board import Board
 from troedler.cards import SPECIAL_FEED, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.legal import apply_move
 from troedler.moves import DiscardPile, EndTurn, Move, TakePile
+from troedler.scoring import Tally
 from troedler.state import GameState, Phase
 from troedler.views import Observation, determinize
 
@@ -52,12 +53,16 @@ def _distances(board: Board) -> tuple[tuple[int, ...], ...]:
     return tuple(rows)
 
 
-def _damage(state: GameState, seat: int) -> int:
+def _tally(state: GameState, seat: int) -> Tally:
+    """``seat``'s tally if the game ended now, counting what its turn has played."""
     player = state.players[seat]
     feed = player.feed_used
+    requests = player.fulfilled_requests
     if state.current_player == seat:
-        feed += state.turn.played.count(SPECIAL_FEED)
-    return feed + (len(player.goods) + 1) // 2
+        played = state.turn.played
+        feed += played.count(SPECIAL_FEED)
+        requests += tuple(card for card in played if isinstance(card, RequestCard))
+    return Tally(feed, len(player.goods), tuple(card.points for card in requests))
 
 
 def evaluate(state: GameState, seat: int) -> float:
@@ -65,17 +70,18 @@ def evaluate(state: GameState, seat: int) -> float:
     player = state.players[seat]
     board = state.board
     mine = state.current_player == seat
-    played = state.turn.played if mine else ()
-    done = [card for card in (*player.value_pile, *played) if isinstance(card, RequestCard)]
+    tally = _tally(state, seat)
     goods = player.goods
-    points = sum(card.points for card in done) + len(goods)
     # Goods count a point each at the end, but a request needs them more:
     # needed goods earn their worth through the requests below.
-    score = sum(card.points for card in done) + 0.5 * len(done) + 0.2 * len(goods)
+    done = len(tally.request_points)
+    score = sum(tally.request_points) + 0.5 * done + 0.2 * len(goods)
 
     # Damage only hurts at the top of the table, but there it costs everything.
-    damage = _damage(state, seat)
-    worst_other = max(_damage(state, other) for other in range(state.num_players) if other != seat)
+    damage = tally.damage
+    worst_other = max(
+        _tally(state, other).damage for other in range(state.num_players) if other != seat
+    )
     lead = damage - worst_other - (2 if state.rules.two_player_rules else 0)
     # Early on the damage table will change many times; near the end it decides.
     most_done = max(len(p.fulfilled_requests) for p in state.players)
@@ -86,10 +92,10 @@ def evaluate(state: GameState, seat: int) -> float:
     if state.round > PATIENCE_ROUNDS:
         urgency *= max(0.1, 1 - (state.round - PATIENCE_ROUNDS) / PATIENCE_ROUNDS)
     # Feed used is damage for good; goods held are damage only until delivered.
-    feed_used = damage - (len(goods) + 1) // 2
+    feed_used = tally.feed_used
     score -= 1.5 * feed_used + 0.3 * (damage - feed_used)
     if lead > 0:
-        score -= urgency * (0.5 * points + 4.0 * lead + 3.0)
+        score -= urgency * (0.5 * tally.points + 4.0 * lead + 3.0)
     elif lead == 0:
         score -= urgency * 1.0
 

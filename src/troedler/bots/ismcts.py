@@ -226,8 +226,9 @@ class ISMCTSBot:
         seat = state.current_player
         assert seat is not None
         values: dict[Choice, float] = {}
-        for move in moves:
-            choice = None if isinstance(move, EndTurn) else move
+        plays = len(moves) - len(_end_turns(moves))
+        for i, move in enumerate(moves):
+            choice = move if i < plays else None
             value = evaluate(apply_move(state, move), seat)
             values[choice] = max(value, values.get(choice, -math.inf))
         top = max(values.values())
