@@ -8,12 +8,17 @@ bad input are also :class:`ValueError`, so code that already catches
 from __future__ import annotations
 
 __all__ = [
+    "DOCS_URL",
     "ConfigurationError",
     "FormatError",
     "IllegalMoveError",
     "NotationError",
     "TroedlerError",
 ]
+
+DOCS_URL = "https://troedler.readthedocs.io/en/latest/"
+"""The documentation site. :attr:`IllegalMoveError.help_url` points into its
+rules page, where every rule id has an anchor."""
 
 
 class TroedlerError(Exception):
@@ -30,6 +35,11 @@ class IllegalMoveError(TroedlerError, ValueError):
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
+
+    @property
+    def help_url(self) -> str:
+        """Where the documentation explains the rule: ``DOCS_URL`` + ``rules.html#T4``."""
+        return f"{DOCS_URL}rules.html#{self.rule}"
 
 
 class FormatError(TroedlerError, ValueError):
