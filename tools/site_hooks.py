@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _plots_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("troedler_plots", ROOT / "benchmarks" / "plots.py")
+    spec = importlib.util.spec_from_file_location(
+        "troedler_plots", ROOT / "benchmarks" / "plots.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

@@ -1,0 +1,140 @@
+"""The documentation site builds strictly and documents every public name.
+
+The site is built once for the module with ``mkdocs build --strict`` (any
+broken link, reference or anchor fails it) into a temporary folder. Needs
+the ``docs`` extra; skipped without it, except in CI.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import re
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+import troedler
+from troedler import IllegalMoveError
+from troedler.errors import DOCS_URL
+
+ROOT = Path(__file__).resolve().parents[1]
+
+if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must install the docs extra (see .ci/run)")
+    pytest.skip("needs the docs extra: pip install -e '.[docs]'", allow_module_level=True)
+
+import griffe  # noqa: E402 - only with the docs extra
+
+from tests.test_docs import RULE_IDS  # noqa: E402
+
+# Modules whose __all__ is public API, and subpackages that are not API.
+PUBLIC_MODULES = ["troedler", "troedler.bots"]
+NOT_API = {"troedler.cli"}
+# Public names defined outside an __all__ the reference walks.
+ALSO_PUBLIC = ["troedler.errors.DOCS_URL"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    return out
+
+
+def inventory(site: Path) -> dict[str, str]:
+    """The site's object inventory (objects.inv): each documented name and its URL."""
+    data = (site / "objects.inv").read_bytes()
+    header_end = 0
+    for _ in range(4):  # four text lines, then the zlib stream
+        header_end = data.index(b"\n", header_end) + 1
+    entries: dict[str, str] = {}
+    for line in zlib.decompress(data[header_end:]).decode().splitlines():
+        name, _domain_role, _priority, uri, *_ = line.split(" ")
+        entries[name] = uri.replace("$", name)
+    return entries
+
+
+def public_names() -> list[str]:
+    """Every public name: each public module's __all__, by its import path."""
+    names = [f"{module}.{name}" for module in PUBLIC_MODULES for name in _all_of(module)]
+    return names + ALSO_PUBLIC
+
+
+def _all_of(module: str) -> list[str]:
+    return list(importlib.import_module(module).__all__)
+
+
+def test_every_subpackage_is_either_public_api_or_not() -> None:
+    # A new subpackage must be listed, and so documented, or declared not API.
+    for info in pkgutil.iter_modules(troedler.__path__, "troedler."):
+        if info.ispkg:
+            assert info.name in PUBLIC_MODULES or info.name in NOT_API, info.name
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    loaded = griffe.load("troedler", search_paths=[str(ROOT / "src")], resolve_aliases=True)
+    undocumented = []
+    for path in public_names():
+        obj = loaded[path.removeprefix("troedler.")] if path != "troedler" else loaded
+        if obj.docstring is None or not obj.docstring.value.strip():
+            undocumented.append(path)
+    assert undocumented == []
+
+
+def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
+    documented = inventory(site)
+    missing = [name for name in public_names() if name not in documented]
+    assert missing == []
+    assert all(documented[name].startswith("api/") for name in public_names())
+
+
+def test_the_docs_url_is_the_sites_url() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f"site_url: {DOCS_URL}\n" in config
+    assert "use_directory_urls: false\n" in config  # help URLs name rules.html
+
+
+def test_every_rule_ids_help_url_resolves_in_the_built_site(site: Path) -> None:
+    """Each rule id's help URL names the rules page and an anchor on it."""
+    rules_page = (site / "rules.html").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'id="([^"]+)"', rules_page))
+    for rule in RULE_IDS:
+        url = IllegalMoveError(rule, "a test").help_url
+        page, _, anchor = url.removeprefix(DOCS_URL).partition("#")
+        assert (site / page).is_file(), url
+        assert anchor == rule and anchor in anchors, url
+
+
+def test_error_messages_carry_the_rule_and_its_url() -> None:
+    state = troedler.new_game(4, seed=1)
+    with pytest.raises(IllegalMoveError) as raised:
+        troedler.apply_move(state, troedler.TakePile(0), seat=3)
+    assert raised.value.rule == "R4"
+    assert raised.value.help_url == f"{DOCS_URL}rules.html#R4"
+
+
+def test_the_changelog_is_on_the_site_and_the_site_is_not_in_git(site: Path) -> None:
+    changelog = (site / "changelog.html").read_text(encoding="utf-8")
+    assert f"{troedler.__version__}" in changelog and "0.1.0" in changelog
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    assert "site/" in ignored
+
+
+def test_the_site_loads_nothing_from_the_network(site: Path) -> None:
+    # No web fonts, no scripts or styles from elsewhere: the site reads offline.
+    remote = re.compile(r'(?:src|href)="(?:https?:)?//')
+    for page in site.rglob("*.html"):
+        for tag in re.findall(r"<(?:script|link|img|iframe)\b[^>]*>", page.read_text("utf-8")):
+            if 'rel="canonical"' not in tag:
+                assert not remote.search(tag), (page.name, tag)

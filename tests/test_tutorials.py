@@ -1,0 +1,66 @@
+"""Every page of the documentation site that teaches by example runs.
+
+The ```` ```python ```` blocks of a page run in order in one namespace, as a
+reader pasting them into one session would run them. A page that needs an
+optional extra names the modules in its front matter (``requires:
+[pettingzoo]``); without them the page is skipped with that reason, except
+in CI, where every extra is installed and a missing one is a failure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+# The start page and every tutorial; the tutorials' index only lists them.
+PAGES = [DOCS / "index.md"] + [
+    page for page in sorted((DOCS / "tutorials").glob("*.md")) if page.name != "index.md"
+]
+BLOCK = re.compile(r"^```python\n(.*?)^```$", flags=re.DOTALL | re.MULTILINE)
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", flags=re.DOTALL)
+REQUIRES = re.compile(r"^requires:\s*\[(.*)\]\s*$", flags=re.MULTILINE)
+
+
+def blocks(text: str) -> list[str]:
+    """The Python code blocks of a page, in order."""
+    return BLOCK.findall(text)
+
+
+def required_modules(text: str) -> list[str]:
+    """The modules a page's front matter says it needs."""
+    front = FRONT_MATTER.match(text)
+    found = REQUIRES.search(front.group(1)) if front else None
+    if found is None:
+        return []
+    return [name.strip().strip("'\"") for name in found.group(1).split(",") if name.strip()]
+
+
+def test_the_collector_finds_blocks_and_requirements() -> None:
+    text = "---\nrequires: [pettingzoo, 'numpy']\n---\n# x\n```python\na = 1\n```\n```sh\nls\n```\n"
+    assert blocks(text) == ["a = 1\n"]
+    assert required_modules(text) == ["pettingzoo", "numpy"]
+    assert required_modules("# no front matter\n") == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(DOCS)))
+def test_every_code_block_of_the_page_runs_in_order(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = page.read_text(encoding="utf-8")
+    missing = [name for name in required_modules(text) if importlib.util.find_spec(name) is None]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI installs every extra, but {', '.join(missing)} is missing")
+        pytest.skip(f"{page.name} needs {', '.join(missing)} (an optional extra)")
+    code = blocks(text)
+    assert code, f"{page.name} has no python block"
+    monkeypatch.chdir(tmp_path)  # a page that writes a file writes it here
+    namespace: dict[str, object] = {"__name__": "__tutorial__"}
+    for number, block in enumerate(code, start=1):
+        where = f"{page.relative_to(DOCS)}, block {number}"
+        exec(compile(block, where, "exec"), namespace)  # noqa: S102 - our own pages
