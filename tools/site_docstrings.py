@@ -13,6 +13,10 @@ This griffe extension rewrites each docstring once the package is loaded:
 - ``text::`` becomes ``text:``, since the indented block after it is already
   code in Markdown.
 
+It also gives each attrs class the ``__init__`` signature attrs will make
+for it (its fields in order, with their types and defaults), which griffe
+cannot see in the source.
+
 The source stays as it is: ``help()`` and the doctests read it unchanged.
 """
 
@@ -34,6 +38,53 @@ class RestructuredRoles(griffe.Extension):
         for obj in _walk(pkg):
             if obj.docstring is not None:
                 obj.docstring.value = to_markdown(obj.docstring.value, obj)
+            if isinstance(obj, griffe.Class) and _is_attrs_class(obj):
+                _add_attrs_init(obj)
+
+
+ATTRS_DECORATORS = ("attrs.frozen", "attrs.define", "attrs.mutable")
+
+
+def _is_attrs_class(cls: griffe.Class) -> bool:
+    return "__init__" not in cls.members and any(
+        str(decorator.value).startswith(ATTRS_DECORATORS) for decorator in cls.decorators
+    )
+
+
+def _add_attrs_init(cls: griffe.Class) -> None:
+    """Give ``cls`` the ``__init__`` that attrs generates from its fields."""
+    parameters = [griffe.Parameter("self", kind=griffe.ParameterKind.positional_or_keyword)]
+    for member in cls.members.values():
+        if member.is_alias or not isinstance(member, griffe.Attribute):
+            continue
+        # Fields are annotated names of the class body; griffe labels a
+        # ClassVar a class attribute only, and a property a property.
+        if "instance-attribute" not in member.labels or "property" in member.labels:
+            continue
+        default: str | griffe.Expr | None = member.value
+        if isinstance(default, griffe.ExprCall) and str(default.function) == "attrs.field":
+            keywords = {
+                argument.name: argument.value
+                for argument in default.arguments
+                if isinstance(argument, griffe.ExprKeyword)
+            }
+            if str(keywords.get("init")) == "False":
+                continue
+            default = keywords.get("default")
+            if "factory" in keywords:
+                default = f"{keywords['factory']}()"
+        parameters.append(
+            griffe.Parameter(
+                member.name.lstrip("_"),
+                annotation=member.annotation,
+                kind=griffe.ParameterKind.positional_or_keyword,
+                default=default,
+            )
+        )
+    init = griffe.Function(
+        "__init__", parameters=griffe.Parameters(*parameters), returns="None", parent=cls
+    )
+    cls.set_member("__init__", init)
 
 
 def _walk(obj: griffe.Object) -> Iterator[griffe.Object]:
