@@ -1,6 +1,6 @@
 """The documentation site builds strictly and documents every public name.
 
-The site is built once for the module with ``mkdocs build --strict`` (any
+The site is built once per test session with ``mkdocs build --strict`` (any
 broken link, reference or anchor fails it) into a temporary folder. Needs
 the ``docs`` extra; skipped without it, except in CI.
 """
@@ -8,26 +8,19 @@ the ``docs`` extra; skipped without it, except in CI.
 from __future__ import annotations
 
 import importlib
-import os
 import pkgutil
 import re
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 
 import troedler
+from tests.site_build import ROOT, built_site, require_docs_extra
 from troedler import IllegalMoveError
 from troedler.errors import DOCS_URL
 
-ROOT = Path(__file__).resolve().parents[1]
-
-if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install the docs extra (see .ci/run)")
-    pytest.skip("needs the docs extra: pip install -e '.[docs]'", allow_module_level=True)
+require_docs_extra()
 
 import griffe  # noqa: E402 - only with the docs extra
 
@@ -40,16 +33,9 @@ NOT_API = {"troedler.cli"}
 ALSO_PUBLIC = ["troedler.errors.DOCS_URL"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
-        cwd=ROOT,
-        check=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    return out
+    return built_site(tmp_path_factory)
 
 
 def inventory(site: Path) -> dict[str, str]:
