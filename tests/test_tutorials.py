@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-# The start page and every tutorial; the tutorials' index only lists them.
-PAGES = [DOCS / "index.md"] + [
+# The start page, every tutorial (their index only lists them) and the pages
+# that teach a format by example.
+PAGES = [DOCS / "index.md", DOCS / "data-files.md"] + [
     page for page in sorted((DOCS / "tutorials").glob("*.md")) if page.name != "index.md"
 ]
 BLOCK = re.compile(r"^```python\n(.*?)^```$", flags=re.DOTALL | re.MULTILINE)
