@@ -3,7 +3,9 @@
 Nothing on the site is drawn by hand or kept as a generated file in the
 repository. The plots come from the benchmark results in
 ``benchmarks/results/`` (through ``benchmarks/plots.py``), so they always
-show the figures the pages quote.
+show the figures the pages quote; the board and the replay are drawn by
+``troedler.svg`` from games played here, so they always show the engine
+the site documents.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 from mkdocs.structure.files import File, Files
+
+from troedler.bots import GreedyBot, RandomBot, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +38,27 @@ def _plots_module() -> ModuleType:
 def pictures() -> dict[str, str]:
     """Every generated picture of the site, by its path on the site."""
     drawn = {f"images/{name}": svg for name, svg in _plots_module().plots().items()}
+    if importlib.util.find_spec("troedler.svg") is not None:
+        drawn.update(game_pictures())
     return drawn
+
+
+def game_pictures() -> dict[str, str]:
+    """The board of a game in progress, and the replay of a whole game."""
+    import troedler.svg  # noqa: PLC0415 - only once the pictures exist
+    from troedler.svg.html import replay_html  # noqa: PLC0415
+
+    names = ("Ivy", "Jack", "Freya", "Scott")
+    bots = [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()]
+    middle = play_game(bots, seed=3, max_rounds=3).final
+    whole = play_game([GreedyBot(), RandomBot(), GreedyBot()], seed=11).record
+    whole = attrs.evolve(whole, seats=names[:3])
+    return {
+        "images/board.svg": troedler.svg.board(middle, names=names),
+        "replays/greedy-random-greedy.html": replay_html(
+            whole, title="Greedy, random and greedy bots, seed 11"
+        ),
+    }
 
 
 def on_files(files: Files, config: Any) -> Files:
