@@ -16,7 +16,7 @@ __all__ = [
     "TroedlerError",
 ]
 
-DOCS_URL = "https://troedler.readthedocs.io/en/latest/"
+DOCS_URL = "https://troedler.readthedocs.io/"
 """The documentation site. :attr:`IllegalMoveError.help_url` points into its
 rules page, where every rule id has an anchor."""
 
