@@ -138,9 +138,11 @@ def test_the_picture_follows_the_position() -> None:
     assert goods_in(before, move.to) - goods_in(after, move.to) == Counter({taken: 1})
     # The last move is marked: the route taken, the village and the good taken.
     marked = _classed(after, "last-move")
-    routes = [e for e in marked if "route" in e.get("class", "").split()]
-    assert len(routes) == 1 and move.kind.code in routes[0].get("class", "")
-    assert {states[i].players[seat].cart, move.to} == set(routes[0].get("data-ends", "").split())
+    taken_routes = [e.get("data-route") for e in _classed(after, "route-taken")]
+    assert len(taken_routes) == 1
+    route = next(e for e in _classed(after, "route") if e.get("data-route") == taken_routes[0])
+    assert move.kind.code in route.get("class", "").split()
+    assert {states[i].players[seat].cart, move.to} == set(route.get("data-ends", "").split())
     assert [e.get("data-village") for e in marked if "village" in e.get("class", "")] == [move.to]
     assert [e.get("data-good") for e in _classed(after, "taken")] == [taken]
     assert str(move) in after_text

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from troedler.bots import make_bot
 from troedler.cli.demo import play_demo
 from troedler.cli.play import play_in_terminal
-from troedler.cli.replay import replay_in_terminal
+from troedler.cli.replay import read_records, replay_in_terminal
 from troedler.cli.simulate import (
     default_workers,
     game_specs,
@@ -20,7 +20,9 @@ from troedler.cli.simulate import (
     write_records,
     write_summary,
 )
-from troedler.errors import ConfigurationError, TroedlerError
+from troedler.errors import ConfigurationError, FormatError, TroedlerError
+from troedler.records import GameRecord
+from troedler.svg.html import write_replay_html
 
 __all__ = ["main"]
 
@@ -72,6 +74,12 @@ def _parser() -> argparse.ArgumentParser:
     again.add_argument("file", help="a game record, or a file of them from simulate --out")
     again.add_argument("--game", type=int, default=0, help="which game of the file (from 0)")
     again.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    again.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="write the game as one self-contained HTML page that replays it in a browser",
+    )
 
     sim = commands.add_parser("simulate", help="play many games between bots and summarize them")
     sim.add_argument("--games", type=_positive, default=300, help="how many games (default 300)")
@@ -133,12 +141,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error(f"--seat must be 0 to {args.players - 1}")
             return play_in_terminal(args.players, args.seed, args.bots, args.seat, args.recall)
         if args.command == "replay":
+            if args.html:
+                return _replay_html(args.file, args.game, args.html)
             return replay_in_terminal(args.file, args.game, args.step)
     except TroedlerError as error:
         print(f"troedler: {error}", file=sys.stderr)
         return 2
     parser.print_help(sys.stderr)
     return 2
+
+
+def _replay_html(path: str, game: int, out: str) -> int:
+    texts = read_records(path)
+    if not 0 <= game < len(texts):
+        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
+    try:
+        write_replay_html(GameRecord.from_json(texts[game]), out)
+    except OSError as error:
+        print(f"troedler: cannot write {out}: {error.strerror}", file=sys.stderr)
+        return 2
+    print(f"Wrote {out}: open it in a browser.")
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:

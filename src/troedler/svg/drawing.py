@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import attrs
 
 from troedler.moves import Move
-from troedler.svg.elements import done, el, num
+from troedler.svg.elements import done, el, num, token_defs
 from troedler.svg.layout import layout
 from troedler.svg.map import LEGEND_H, carts, last_move_marks, legend, routes, village
 from troedler.svg.panel import PANEL_W, Panel
@@ -79,7 +79,7 @@ def picture(
     height = max(y for _, y in at.values()) + MARGIN_TOP + MARGIN_BOTTOM
     at = {name: (x + MARGIN_X, y + MARGIN_TOP) for name, (x, y) in at.items()}
     marks = last_move_marks(view, before, last_move, names)
-    drawn = [routes(view, at, marks)]
+    drawn = routes(view, at, marks)
     for i, place in enumerate(view.board.villages):
         drawn.append(village(view, i, *at[place.name], marks))
     drawn.extend(carts(view, at, names))
@@ -95,15 +95,23 @@ def picture(
     title_element = el(None, "title")
     title_element.text = title
     backgrounds = el(None, "g", class_="background")
-    el(backgrounds, "rect", x=0.0, y=0.0, width=width, height=total_h, fill=PAPER)
+    # Full height whatever the viewBox: pictures of one game then share these.
+    el(backgrounds, "rect", x=0.0, y=0.0, width=width, height="100%", fill=PAPER)
     el(
         backgrounds,
         "rect",
         x=width,
         y=0.0,
         width=PANEL_W + PANEL_GAP,
-        height=total_h,
+        height="100%",
         fill="#ffffff",
     )
-    parts = (done(title_element), done(backgrounds), *drawn, *panel.parts)
+    parts = (
+        done(title_element),
+        token_defs(),
+        done(backgrounds),
+        *drawn,
+        *panel.parts,
+        *panel.faces.values(),
+    )
     return Picture(full_w, total_h, title, parts)

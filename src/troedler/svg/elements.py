@@ -7,10 +7,12 @@ import xml.etree.ElementTree as ET
 from troedler.goods import Good
 from troedler.svg.style import GOOD_COLOURS, GOOD_NAMES, INK
 
-__all__ = ["TOKEN", "done", "el", "num", "text", "token"]
+__all__ = ["SMALL_TOKEN", "TOKEN", "done", "el", "num", "text", "token", "token_defs"]
 
 TOKEN = 16.0
 """The side of a goods token on the map."""
+SMALL_TOKEN = 12.0
+"""The side of a goods token on a card or in the panel."""
 
 
 def num(value: float) -> str:
@@ -46,29 +48,48 @@ def done(element: ET.Element) -> str:
     return ET.tostring(element, encoding="unicode")
 
 
-def token(parent: ET.Element, x: float, y: float, good: Good, css: str = "") -> ET.Element:
-    """A goods token: a square in the good's colour with its letter."""
-    group = el(parent, "g", class_=f"good {GOOD_NAMES[good]}{css}", data_good=good.code)
-    el(
-        group,
-        "rect",
-        x=x,
-        y=y,
-        width=TOKEN,
-        height=TOKEN,
-        rx=3.0,
-        fill=GOOD_COLOURS[good],
-        stroke=INK,
-        stroke_width=0.8,
+def token_defs() -> str:
+    """The goods tokens, defined once per picture for :func:`token` to use.
+
+    Two sizes: for the map (:data:`TOKEN`) and small, for cards and the panel.
+    """
+    defs = el(None, "defs")
+    for good in Good:
+        for suffix, side, font in (("", TOKEN, 11), ("-s", SMALL_TOKEN, 9)):
+            group = el(defs, "g", id=f"troedler-good-{good.code}{suffix}")
+            el(
+                group,
+                "rect",
+                width=side,
+                height=side,
+                rx=side / 5,
+                fill=GOOD_COLOURS[good],
+                stroke=INK if not suffix else None,
+                stroke_width=0.8 if not suffix else None,
+            )
+            text(
+                group,
+                side / 2,
+                side * 0.76,
+                good.code,
+                size=font,
+                text_anchor="middle",
+                font_weight="bold",
+                fill=INK if good is Good.CUP else "#ffffff",
+            )
+    return done(defs)
+
+
+def token(
+    parent: ET.Element, x: float, y: float, good: Good, css: str = "", *, small: bool = False
+) -> ET.Element:
+    """A goods token at (x, y): a square in the good's colour with its letter."""
+    return el(
+        parent,
+        "use",
+        href=f"#troedler-good-{good.code}{'-s' if small else ''}",
+        x=float(x),
+        y=float(y),
+        class_=f"good {GOOD_NAMES[good]}{css}",
+        data_good=good.code,
     )
-    text(
-        group,
-        x + TOKEN / 2,
-        y + 12.2,
-        good.code,
-        size=11,
-        text_anchor="middle",
-        font_weight="bold",
-        fill=INK if good is Good.CUP else "#ffffff",
-    )
-    return group

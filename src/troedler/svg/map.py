@@ -102,15 +102,16 @@ def box_height(goods: Goods) -> float:
     return 30.0 + rows * TOKEN_STEP
 
 
-def routes(view: View, at: dict[str, tuple[float, float]], marks: Marks) -> str:
-    """Every route as a line in its kind's style, parallel ones side by side."""
+def routes(view: View, at: dict[str, tuple[float, float]], marks: Marks) -> list[str]:
+    """Every route as a line in its kind's style, parallel ones side by side;
+    first, under them, a glow along the routes the last move took."""
     layer = el(None, "g", class_="routes")
     board = view.board
     pairs: dict[tuple[int, int], list[int]] = {}
     for i, route in enumerate(board.routes):
         a, b = sorted(board.index(end) for end in route.ends)
         pairs.setdefault((a, b), []).append(i)
-    glow = el(layer, "g", class_="last-move-routes")
+    glow = el(None, "g", class_="last-move-routes")
     for (a, b), members in pairs.items():
         (x1, y1), (x2, y2) = at[board.villages[a].name], at[board.villages[b].name]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
@@ -132,11 +133,13 @@ def routes(view: View, at: dict[str, tuple[float, float]], marks: Marks) -> str:
                     stroke_width=20.0,
                     stroke_linecap="round",
                     opacity=0.75,
+                    class_="route-taken last-move",
+                    data_route=i,
                 )
             group = el(
                 layer,
                 "g",
-                class_=f"route {route.kind.code}" + (" last-move" if taken else ""),
+                class_=f"route {route.kind.code}",
                 data_route=i,
                 data_ends=" ".join(route.ends),
             )
@@ -154,7 +157,7 @@ def routes(view: View, at: dict[str, tuple[float, float]], marks: Marks) -> str:
             )
             if style.rails:
                 el(group, "line", **ends, stroke=PAPER, stroke_width=style.width - 5)
-    return done(layer)
+    return ([done(glow)] if len(glow) else []) + [done(layer)]
 
 
 def village(view: View, index: int, x: float, y: float, marks: Marks) -> str:

@@ -7,14 +7,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.goods import Good
 from troedler.state import Phase
-from troedler.svg.elements import done, el, text
+from troedler.svg.elements import done, el, text, token
 from troedler.svg.style import (
     CARD_FILL,
     FAINT,
-    GOOD_COLOURS,
-    GOOD_NAMES,
     HIGHLIGHT,
     INK,
     ROUTE_STYLES,
@@ -47,16 +44,13 @@ def _card_width(card: Card | None) -> float:
     return 14 + 7.4 * len(label)
 
 
-def _card(parent: ET.Element, x: float, y: float, card: Card | None) -> float:
-    """Draw ``card`` with its left edge at ``x``; its width."""
+def _card_face(card: Card | None, width: float) -> ET.Element:
+    """The face of ``card`` with its top-left corner at (0, 0)."""
     label, kind = _card_label(card)
-    width = _card_width(card)
-    group = el(parent, "g", class_=f"card {kind}-card", data_card=str(card) if card else None)
+    face = el(None, "g", id=f"troedler-card-{_slug(card)}")
     el(
-        group,
+        face,
         "rect",
-        x=x,
-        y=y,
         width=width,
         height=CARD_H,
         rx=4.0,
@@ -66,55 +60,67 @@ def _card(parent: ET.Element, x: float, y: float, card: Card | None) -> float:
     )
     if isinstance(card, RequestCard):
         for k, good in enumerate(card.goods):
-            gx = x + 6 + k * 13
-            el(
-                group,
-                "rect",
-                x=gx,
-                y=y + 5,
-                width=12.0,
-                height=12.0,
-                rx=2.0,
-                fill=GOOD_COLOURS[good],
-            )
-            text(
-                group,
-                gx + 6,
-                y + 15,
-                good.code,
-                size=9,
-                text_anchor="middle",
-                font_weight="bold",
-                fill=INK if good is Good.CUP else "#ffffff",
-            )
+            token(face, 6 + k * 13, 5, good, small=True)
         text(
-            group,
-            x + width - 8,
-            y + 15.5,
+            face,
+            width - 8,
+            15.5,
             str(card.points),
             size=12,
             text_anchor="end",
             font_weight="bold",
             fill=INK,
         )
-        return width
+        return face
     if isinstance(card, RouteCard):
-        style = ROUTE_STYLES[card.kind]
-        el(group, "rect", x=x, y=y, width=5.0, height=CARD_H, fill=style.colour)
-    text(
-        group,
-        x + width / 2 + (2 if isinstance(card, RouteCard) else 0),
-        y + 15.5,
-        label,
-        size=12,
-        text_anchor="middle",
-        fill=INK,
+        el(face, "rect", width=5.0, height=CARD_H, fill=ROUTE_STYLES[card.kind].colour)
+    offset = 2 if isinstance(card, RouteCard) else 0
+    text(face, width / 2 + offset, 15.5, label, size=12, text_anchor="middle", fill=INK)
+    return face
+
+
+def _slug(card: Card | None) -> str:
+    return "unknown" if card is None else str(card).replace(":", "-")
+
+
+def _card(
+    parent: ET.Element, x: float, y: float, card: Card | None, faces: dict[str, str]
+) -> float:
+    """Draw ``card`` with its left edge at ``x``; its width.
+
+    Each card face is defined once per picture (in ``faces``) and used where
+    it lies: a replay then stores a hand as a few short references.
+    """
+    _, kind = _card_label(card)
+    width = _card_width(card)
+    slug = _slug(card)
+    if slug not in faces:
+        faces[slug] = done(_wrap_defs(_card_face(card, width)))
+    el(
+        parent,
+        "use",
+        href=f"#troedler-card-{slug}",
+        x=float(x),
+        y=float(y),
+        class_=f"card {kind}-card",
+        data_card=str(card) if card else None,
     )
     return width
 
 
+def _wrap_defs(element: ET.Element) -> ET.Element:
+    defs = el(None, "defs")
+    defs.append(element)
+    return defs
+
+
 def _card_row(
-    parent: ET.Element, x: float, y: float, cards: Sequence[Card | None], right: float
+    parent: ET.Element,
+    x: float,
+    y: float,
+    cards: Sequence[Card | None],
+    right: float,
+    faces: dict[str, str],
 ) -> float:
     """Draw ``cards`` from ``x``, wrapping before ``right``; the y below them."""
     cx = x
@@ -122,7 +128,7 @@ def _card_row(
         width = _card_width(card)
         if cx + width > right and cx > x:
             cx, y = x, y + CARD_H + 5
-        cx += _card(parent, cx, y, card) + 5
+        cx += _card(parent, cx, y, card, faces) + 5
     return y + CARD_H
 
 
@@ -136,6 +142,8 @@ class Panel:
         self.right = x + PANEL_W - 12
         self.y = 20.0
         self.parts: list[str] = []
+        self.faces: dict[str, str] = {}
+        """The definition of each card face drawn, by name."""
 
     def section(self, css: str, heading: str | None) -> ET.Element:
         """A new part of the panel, with its heading drawn."""
@@ -147,8 +155,9 @@ class Panel:
         return group
 
     def close(self, group: ET.Element) -> None:
-        """Finish a part of the panel."""
-        self.parts.append(done(group))
+        """Finish a section: each of its rows becomes a part of its own, so
+        that a replay stores a row that did not change only once."""
+        self.parts.extend(done(row) for row in group)
 
     def header(self, caption: str | None) -> None:
         """The round, whose decision it is, whose knowledge is shown, the last move."""
@@ -260,27 +269,7 @@ class Panel:
             goods = v.goods[seat]
             gx = self.x + cols[1] - min(len(goods), 6) * 6.5
             for k, good in enumerate(list(goods)[:6]):
-                el(
-                    row,
-                    "rect",
-                    x=gx + k * 13,
-                    y=top + 7,
-                    width=12.0,
-                    height=12.0,
-                    rx=2.0,
-                    fill=GOOD_COLOURS[good],
-                    class_=f"good {GOOD_NAMES[good]}",
-                )
-                text(
-                    row,
-                    gx + k * 13 + 6,
-                    top + 17,
-                    good.code,
-                    size=9,
-                    text_anchor="middle",
-                    font_weight="bold",
-                    fill=INK if good is Good.CUP else "#ffffff",
-                )
+                token(row, gx + k * 13, top + 7, good, small=True)
             if len(goods) > 6:
                 text(row, gx + 80, top + 17, f"+{len(goods) - 6}", size=10, fill=INK)
             tally = v.tally(seat)
@@ -344,10 +333,10 @@ class Panel:
                 text(row, self.x + 110, self.y + 15, "no cards", size=12, fill=FAINT)
                 self.y += CARD_H + 6
             else:
-                self.y = _card_row(row, self.x + 110, self.y, hand, self.right) + 6
+                self.y = _card_row(row, self.x + 110, self.y, hand, self.right, self.faces) + 6
         if v.played:
             text(group, self.x, self.y + 15, "played now", size=12, fill=INK)
-            self.y = _card_row(group, self.x + 110, self.y, v.played, self.right) + 6
+            self.y = _card_row(group, self.x + 110, self.y, v.played, self.right, self.faces) + 6
         self.close(group)
 
     def piles(self) -> None:
@@ -365,7 +354,7 @@ class Panel:
                     text(row, self.x + 110, self.y + 15, "empty", size=12, fill=FAINT)
                     self.y += CARD_H + 6
                 else:
-                    self.y = _card_row(row, self.x + 110, self.y, pile, self.right) + 6
+                    self.y = _card_row(row, self.x + 110, self.y, pile, self.right, self.faces) + 6
             text(
                 group,
                 self.x + 110,
@@ -378,7 +367,7 @@ class Panel:
         row = el(group, "g", class_="discard-pile", data_size=v.discard_size)
         text(row, self.x, self.y + 15, "discard pile", size=12, fill=INK)
         if v.discard_top is not None:
-            width = _card(row, self.x + 110, self.y, v.discard_top)
+            width = _card(row, self.x + 110, self.y, v.discard_top, self.faces)
             text(
                 row,
                 self.x + 118 + width,
