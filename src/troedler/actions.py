@@ -5,14 +5,13 @@ naming the rule and the facts; it never changes the state it is given. Checks
 run in a fixed order: game over, phase, whose decision, then the action's own
 rules.
 
-The end of a round (R6) and of the game (E1) follow from the last
-:func:`end_turn` of a round; the next round's piles are formed at once.
+The end of a round (R6) and of the game (E1) follow from the end of the
+last turn of a round (:func:`end_turn`, then any :func:`discard_card`); the
+next round's piles are formed at once.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable
 from typing import NoReturn, TypeVar, cast
 
 import attrs
@@ -39,6 +38,8 @@ from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "PILE_SIZE",
+    "discard_card",
+    "discard_options",
     "discard_pile",
     "discards_required",
     "end_turn",
@@ -59,7 +60,6 @@ PILE_SIZE = 4
 
 
 _CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
-_SORT_KEY = operator.attrgetter("sort_key")
 
 
 def _fail(rule: str, message: str) -> NoReturn:
@@ -256,6 +256,11 @@ def discard_pile(state: GameState, pile: int) -> GameState:
 def _turn_player(state: GameState) -> tuple[int, PlayerState]:
     if state.phase is Phase.PLAY_TURNS:
         seat = cast(int, state.current_player)  # the turns phase always has one
+        if state.turn.discards_due:
+            _fail(
+                "T7",
+                f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
+            )
         return seat, state.players[seat]
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
@@ -466,58 +471,43 @@ def discards_required(cards: int, feed: int, limit: int) -> tuple[int, int]:
     return surplus, 0
 
 
-def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
-    """End the current turn, discarding ``discard`` to keep to the hand limit.
+def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list[Card]:
+    """The cards of the sorted ``hand`` that may be discarded next, each once,
+    in hand order, while ``due`` discards are due and ``last`` was the last (T7).
+
+    Discards go in hand order, so each choice of cards has one order: a card
+    may be discarded if it is not special feed, does not come before ``last``,
+    and leaves enough cards at or after it for the discards still due.
+    """
+    floor = -1 if last is None else last.sort_key
+    candidates = [
+        card for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard
+    ]
+    options: list[Card] = []
+    for i in range(len(candidates) - due + 1):
+        card = candidates[i]
+        if not options or card.sort_key != options[-1].sort_key:
+            options.append(card)
+    return options
+
+
+def end_turn(state: GameState) -> GameState:
+    """End the playing part of the current turn (T6, T7).
 
     Played routes and extra goods go onto the discard pile, played special
-    feed and fulfilled requests onto the value pile (T6). ``discard`` must be
-    exactly the surplus over the hand limit and may not hold special feed;
-    feed beyond the limit goes onto the value pile (T7). After the last turn
-    of a round the horse passes and the next round's piles are formed (R6),
-    or the game ends (E1).
+    feed and fulfilled requests onto the value pile (T6). Feed beyond the hand
+    limit goes onto the value pile (T7). If other cards are over the limit
+    the same player then discards them with :func:`discard_card`; where that
+    leaves no choice (every such card must go, or they are all alike) the
+    engine discards them at once. When the turn is over, the next player's
+    turn begins; after the last turn of a round the horse passes and the next
+    round's piles are formed (R6), or the game ends (E1).
     """
     seat, player = _turn_player(state)
     hand = player.hand
-    if type(discard) is tuple and not discard:
-        thrown: tuple[Card, ...] = ()
-    elif isinstance(discard, (str, bytes)):
-        _fail("T7", f"{discard!r} is not a sequence of cards")
-    else:
-        try:
-            unsorted = tuple(discard)
-        except TypeError:
-            _fail("T7", f"{discard!r} is not a sequence of cards")
-        for card in unsorted:
-            if type(card) not in _CARD_TYPES:
-                _fail("T7", f"{card!r} is not a card")
-            if type(card) is SpecialFeedCard:
-                _fail("T7", "special feed is never discarded")
-        thrown = sort_hand(unsorted)
-    kept = hand
-    if thrown:
-        remaining = list(hand)
-        # Sort keys name card values: look cards up by key, never by ==.
-        keys = list(map(_SORT_KEY, hand))
-        for card in thrown:
-            try:
-                i = keys.index(card.sort_key)
-            except ValueError:
-                _fail(
-                    "T7",
-                    f"seat {seat} cannot discard {hand_count(thrown, card)} {card} card(s); "
-                    f"it holds {hand_count(hand, card)}",
-                )
-            del keys[i], remaining[i]
-        kept = tuple(remaining)
     required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
-    if len(thrown) != required:
-        _fail(
-            "T7",
-            f"seat {seat} ends the turn with {len(hand)} cards and must discard "
-            f"exactly {required}, not {len(thrown)}",
-        )
     if overflow:
-        kept = cast(tuple[Card, ...], hand_without(kept, SPECIAL_FEED, overflow))  # counted
+        hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, overflow))  # counted
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:
@@ -525,28 +515,96 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
             to_discard.append(card)
         else:
             to_value.append(card)
-    new_player = PlayerState(
-        player.cart,
-        kept,
-        player.goods,
-        sort_hand(player.value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
-        if to_value or overflow
-        else player.value_pile,
+    value_pile = player.value_pile
+    if to_value or overflow:
+        value_pile = sort_hand(value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
+    discard = state.discard_pile.add(to_discard)
+    if required:
+        return _discard_down(state, seat, player, hand, value_pile, discard, required, None)
+    new_player = PlayerState(player.cart, hand, player.goods, value_pile)
+    return _next_turn(state, seat, _replace(state.players, seat, new_player), discard)
+
+
+def discard_card(state: GameState, card: Card) -> GameState:
+    """Put ``card`` from the hand onto the discard pile, down to the hand limit (T7).
+
+    Only while discards are due after :func:`end_turn`. Special feed is never
+    discarded, and discards go in hand order: ``card`` must not come before
+    the card discarded last, and must leave enough cards at or after it for
+    the discards still due. When the last one is made, or the rest leave no
+    choice, the turn is over.
+    """
+    if state.phase is Phase.GAME_OVER:
+        _fail("E1", "the game is over")
+    due = state.turn.discards_due
+    if state.phase is not Phase.PLAY_TURNS or not due:
+        _fail("T7", "no discard is due: cards are discarded only over the hand limit")
+    seat = cast(int, state.current_player)  # the turns phase always has one
+    player = state.players[seat]
+    if type(card) not in _CARD_TYPES:
+        _fail("T7", f"{card!r} is not a card")
+    if type(card) is SpecialFeedCard:
+        _fail("T7", "special feed is never discarded")
+    last = state.turn.last_discard
+    if card.sort_key not in (option.sort_key for option in discard_options(player.hand, due, last)):
+        if hand_without(player.hand, card) is None:
+            _fail("T7", f"seat {seat} holds no {card} card")
+        if last is not None and card.sort_key < last.sort_key:
+            _fail("T7", f"discards go in hand order: {card} comes before {last}, discarded last")
+        _fail("T7", f"after {card} too few cards remain for the {due} discards due")
+    return _discard_down(
+        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, card
     )
-    players = _replace(state.players, seat, new_player)
-    discard_pile = state.discard_pile.add(tuple(to_discard) + thrown)
-    following = (seat + 1) % state.num_players
-    if following != state.dealer:
+
+
+def _discard_down(
+    state: GameState,
+    seat: int,
+    player: PlayerState,
+    hand: tuple[Card, ...],
+    value_pile: tuple[Card, ...],
+    discard: Pile,
+    due: int,
+    card: Card | None,
+) -> GameState:
+    """Discard ``card`` (if any) from ``hand``, then every discard that is the
+    only one possible, and either wait for the player's choice or end the turn."""
+    options = [card] if card is not None else discard_options(hand, due, None)
+    last = None
+    while len(options) == 1:
+        last = options[0]
+        hand = cast(tuple[Card, ...], hand_without(hand, last))  # an option is held
+        discard = discard.add((last,))
+        due -= 1
+        if not due:
+            break
+        options = discard_options(hand, due, last)
+    players = _replace(
+        state.players, seat, PlayerState(player.cart, hand, player.goods, value_pile)
+    )
+    if due:
         return _within_round(
             state,
             players=players,
-            discard_pile=discard_pile,
-            current_player=following,
-            turn=NO_TURN,
+            discard_pile=discard,
+            current_player=seat,
+            turn=Turn(discards_due=due, last_discard=last),
+        )
+    return _next_turn(state, seat, players, discard)
+
+
+def _next_turn(
+    state: GameState, seat: int, players: tuple[PlayerState, ...], discard: Pile
+) -> GameState:
+    """After ``seat``'s turn: the next player's turn, or the end of the round (R5, R6)."""
+    following = (seat + 1) % state.num_players
+    if following != state.dealer:
+        return _within_round(
+            state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
         )
     return _end_round(
         _within_round(
-            state, players=players, discard_pile=discard_pile, current_player=seat, turn=NO_TURN
+            state, players=players, discard_pile=discard, current_player=seat, turn=NO_TURN
         )
     )
 

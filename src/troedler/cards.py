@@ -75,31 +75,15 @@ def _check_points(instance: object, attribute: object, value: int) -> None:
         raise ValueError(f"a goods request is worth 0 to {MAX_POINTS} points, not {value!r}")
 
 
-# Every distinct card value gets a small serial number the first time one is
-# made: cheap to hash, so tuples of serials name sets of cards in look-up
-# tables. Serials never decide anything a player sees; the table only grows
-# with the number of distinct card values.
-_SERIALS: dict[SortKey, int] = {key: key for key in range(6)}
-
-
-def _serial(key: SortKey) -> int:
-    serial = _SERIALS.get(key)
-    if serial is None:
-        serial = _SERIALS[key] = len(_SERIALS)
-    return serial
-
-
 @attrs.frozen(cache_hash=True)
 class RouteCard:
     """A route card: moves the cart along one route of its kind (T2)."""
 
     kind: RouteKind = attrs.field(validator=attrs.validators.instance_of(RouteKind))
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
-    serial: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:  # after the validators
         object.__setattr__(self, "sort_key", int(self.kind))
-        object.__setattr__(self, "serial", _serial(self.sort_key))
 
     def __str__(self) -> str:
         return self.kind.code
@@ -110,7 +94,6 @@ class ExtraGoodCard:
     """The extra good (+1) card: take one more good where the cart is (T3)."""
 
     sort_key: ClassVar[SortKey] = 4
-    serial: ClassVar[int] = 4
 
     def __str__(self) -> str:
         return "extra"
@@ -121,7 +104,6 @@ class SpecialFeedCard:
     """Special feed: one move, one good or one substitution (T5); damage once used."""
 
     sort_key: ClassVar[SortKey] = 5
-    serial: ClassVar[int] = 5
 
     def __str__(self) -> str:
         return "feed"
@@ -134,7 +116,6 @@ class RequestCard:
     goods: Goods = attrs.field(validator=_check_request_goods)
     points: int = attrs.field(validator=_check_points)
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
-    serial: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:  # after the validators
         # By size, then most of the first kinds, then points: one int per value.
@@ -142,7 +123,6 @@ class RequestCard:
         for n in self.goods.counts:
             key = key * (MAX_REQUEST_GOODS_OF_A_KIND + 1) + MAX_REQUEST_GOODS_OF_A_KIND - n
         object.__setattr__(self, "sort_key", 6 + key * (MAX_POINTS + 1) + self.points)
-        object.__setattr__(self, "serial", _serial(self.sort_key))
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 
 import attrs
 
+from troedler.actions import hand_limit_discards
 from troedler.board import Board
-from troedler.cards import CardCatalogue
+from troedler.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
 from troedler.datafile import Fields, describe
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, NotationError
 from troedler.legal import apply_move
-from troedler.moves import Move
+from troedler.moves import DiscardCard, EndTurn, Move
 from troedler.notation import MAX_TEXT, parse_move
 from troedler.rules import Rules
 from troedler.scoring import outcome
@@ -34,12 +35,12 @@ from troedler.serialization import (
     rules_to_data,
 )
 from troedler.setup import new_game
-from troedler.state import GameState
+from troedler.state import GameState, Phase
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "GameResult", "replay"]
 
 RECORD_FORMAT = "troedler-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 MAX_MOVES = 100_000
 MAX_SEAT_NAME = 64
 
@@ -163,7 +164,7 @@ class GameRecord:
             "format", "version", "rules", "fingerprint", "seed", "starting_dealer",
             "seats", "moves", "result",
         )  # fmt: skip
-        check_version(top, RECORD_FORMAT, RECORD_VERSION)
+        version = check_version(top, RECORD_FORMAT, RECORD_VERSION)
         rules = rules_from_data(top.table_at("rules"))
         board, cards = board_and_cards(top, board, cards)
         n = rules.num_players
@@ -183,6 +184,8 @@ class GameRecord:
                     "record", path, f"expected a move in notation, got {describe(value)}"
                 )
             moves.append(value)
+        if version == 1:
+            moves = _moves_of_version_1(top, rules, board, cards, moves)
         record = cls(
             rules=rules,
             fingerprint=fingerprint(board, cards),
@@ -259,6 +262,66 @@ def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[Gam
             raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
         states.append(state)
     return tuple(states)
+
+
+def _moves_of_version_1(
+    top: Fields, rules: Rules, board: Board, cards: CardCatalogue, moves: list[str]
+) -> list[str]:
+    """Version-1 moves in today's notation.
+
+    Version 1 ended a turn and discarded down to the hand limit in one move,
+    ``end discard ferry AB:3``; now that is ``end``, then a ``discard`` move
+    for each card the player still has a choice about.
+    """
+    seed = top.integer("seed", *SEED_RANGE)
+    dealer = top.integer("starting_dealer", 0, rules.num_players - 1)
+    try:
+        state = new_game(
+            rules.num_players,
+            seed=seed,
+            starting_dealer=dealer,
+            board=board,
+            rules=rules,
+            cards=cards,
+        )
+    except ConfigurationError as error:
+        raise FormatError("record", "", f"cannot start its game: {error}") from None
+    converted: list[str] = []
+    for i, text in enumerate(moves):
+        try:
+            words = text.split()
+            if len(words) > 2 and words[0].lower() == "end" and words[1].lower() == "discard":
+                state = _end_turn_of_version_1(state, words[2:], converted)
+            else:
+                move = parse_move(text, state)
+                state = apply_move(state, move)
+                converted.append(str(move))
+        except (NotationError, IllegalMoveError) as error:
+            raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
+    return converted
+
+
+def _end_turn_of_version_1(state: GameState, codes: list[str], converted: list[str]) -> GameState:
+    """Apply ``end discard`` + ``codes`` of version 1, adding today's moves to ``converted``."""
+    discard = sort_hand(parse_card(code) for code in codes)
+    seat = state.current_player
+    if seat is None or state.phase is not Phase.PLAY_TURNS:
+        raise IllegalMoveError("T1", "a turn ends only in the turns phase")
+    hand = state.players[seat].hand
+    required, _ = hand_limit_discards(hand, state.rules.hand_limit)
+    if len(discard) != required or any(type(card) is SpecialFeedCard for card in discard):
+        raise IllegalMoveError(
+            "T7", f"seat {seat} must discard exactly {required} cards other than special feed"
+        )
+    state = apply_move(state, EndTurn())
+    converted.append(str(EndTurn()))
+    # Discards go in hand order, and the engine makes every discard that
+    # leaves no choice itself: those are always the next cards of the list.
+    while state.turn.discards_due:
+        move = DiscardCard(discard[required - state.turn.discards_due])
+        state = apply_move(state, move)
+        converted.append(str(move))
+    return state
 
 
 def replay(

@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 STATE_FORMAT = "troedler-state"
-STATE_VERSION = 1
+STATE_VERSION = 2
 MAX_JSON_CHARS = 4_000_000
 """Longest JSON text accepted, in characters: far beyond any real game."""
 SEED_RANGE = (-(2**63), 2**64 - 1)
@@ -102,6 +102,7 @@ def state_to_json(state: GameState) -> str:
     True
     """
     board = state.board
+    last_discard = state.turn.last_discard
     data = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -132,6 +133,8 @@ def state_to_json(state: GameState) -> str:
         "turn": {
             "played": _codes(state.turn.played),
             "delivered_to": list(state.turn.delivered_to),
+            "discards_due": state.turn.discards_due,
+            "last_discard": None if last_discard is None else str(last_discard),
         },
     }
     return json.dumps(data)
@@ -165,14 +168,20 @@ def load_json(text: str | bytes, source: str) -> object:
         raise FormatError(source, "", f"is not valid JSON ({error})") from None
 
 
-def check_version(top: Fields, expected_format: str, version: int) -> None:
-    """Check the ``format`` and ``version`` fields of a document."""
+def check_version(top: Fields, expected_format: str, newest: int) -> int:
+    """Check the ``format`` and ``version`` fields of a document; its version.
+
+    Every version from 1 to ``newest`` is read.
+    """
     found = top.get("format")
     if found != expected_format:
         raise top.error("format", f"expected {expected_format!r}, got {describe(found)}")
     number = top.get("version")
-    if type(number) is not int or number != version:
-        raise top.error("version", f"unknown format version {describe(number)}; this is {version}")
+    if type(number) is not int or not 1 <= number <= newest:
+        raise top.error(
+            "version", f"unknown format version {describe(number)}; this reads 1 to {newest}"
+        )
+    return number
 
 
 def rules_from_data(fields: Fields) -> Rules:
@@ -268,7 +277,7 @@ def state_from_json(
 def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | None) -> GameState:
     """A game state from its checked JSON table."""
     top.only(*_STATE_KEYS)
-    check_version(top, STATE_FORMAT, STATE_VERSION)
+    version = check_version(top, STATE_FORMAT, STATE_VERSION)
     rules = rules_from_data(top.table_at("rules"))
     board, cards = board_and_cards(top, board, cards)
     n = rules.num_players
@@ -302,11 +311,19 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
     if len(players) != n:
         raise top.error("players", f"expected {n} players for these rules, got {len(players)}")
     turn = top.table_at("turn")
-    turn.only("played", "delivered_to")
     delivered = tuple(
         _village(top.source, path, value, board)
         for path, value in turn.items("delivered_to", len(names))
     )
+    # Version 1 knew no pending discards: its turns end in one move.
+    discards_due, last_discard = 0, None
+    if version == 1:
+        turn.only("played", "delivered_to")
+    else:
+        turn.only("played", "delivered_to", "discards_due", "last_discard")
+        discards_due = turn.integer("discards_due", 0, MAX_CARDS_IN_LIST)
+        if turn.get("last_discard") is not None:
+            last_discard = _card(turn.path_of("last_discard"), turn.get("last_discard"), top.source)
     state = GameState(
         rules=rules,
         board=board,
@@ -322,7 +339,7 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
         discard_pile=Pile.of(_cards(top, "discard_pile")),
         village_goods=village_goods,
         players=tuple(players),
-        turn=Turn(_cards(turn, "played"), delivered),
+        turn=Turn(_cards(turn, "played"), delivered, discards_due, last_discard),
     )
     _check_conservation(top, state)
     found = problems(state)

@@ -94,6 +94,13 @@ class Turn:
     """Cards played this turn, waiting to be put away when it ends (T6)."""
     delivered_to: tuple[str, ...] = ()
     """Villages that received a goods request this turn (T4)."""
+    discards_due: int = 0
+    """Cards still to be discarded down to the hand limit (T7). Above 0 the
+    turn has ended, its played cards are put away, and the same player must
+    play that many :class:`~troedler.DiscardCard` moves."""
+    last_discard: Card | None = None
+    """The card discarded last while discards are due: discards go in hand
+    order, so the next one is this card or a later one (T7)."""
 
 
 NO_TURN = Turn()
@@ -249,4 +256,10 @@ def problems(state: GameState) -> list[str]:
         problems.append("dealer piles lie on the table outside the take-piles phase")
     if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:
         problems.append("a turn is under way outside the turns phase")
+    turn = state.turn
+    if turn.discards_due:
+        if turn.played or turn.delivered_to:
+            problems.append("discards are due, yet the turn still holds played cards")
+    elif turn.last_discard is not None:
+        problems.append("a last discard is recorded, yet no discard is due")
     return problems

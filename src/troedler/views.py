@@ -70,6 +70,12 @@ class Observation:
     played: tuple[Card, ...]
     """Cards played this turn: they lie on the table until it ends."""
     delivered_to: tuple[str, ...]
+    discards_due: int
+    """Cards the current player must still discard down to the hand limit (T7):
+    all see the turn end and the cards go onto the discard pile face up."""
+    last_discard: Card | None
+    """The card discarded last while discards are due; the next one comes at
+    or after it in hand order."""
     hands: tuple[tuple[Card, ...] | None, ...]
     hand_sizes: tuple[int, ...]
     value_piles: tuple[tuple[Card, ...] | None, ...]
@@ -140,6 +146,8 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
         goods=tuple(p.goods for p in players),
         played=state.turn.played,
         delivered_to=state.turn.delivered_to,
+        discards_due=state.turn.discards_due,
+        last_discard=state.turn.last_discard,
         hands=tuple(p.hand if perfect or s == seat else None for s, p in enumerate(players)),
         hand_sizes=tuple(len(p.hand) for p in players),
         value_piles=tuple(
@@ -245,7 +253,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
                 o.carts, hands, o.goods, value_piles, strict=True
             )
         ),
-        turn=Turn(o.played, o.delivered_to),
+        turn=Turn(o.played, o.delivered_to, o.discards_due, o.last_discard),
     )
 
 

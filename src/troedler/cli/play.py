@@ -19,7 +19,8 @@ from troedler.views import Recall, observe
 __all__ = ["play_in_terminal"]
 
 HELP = """Type the number of a move, or the move in notation (for example
-'take 2', 'bridge Knockando +V', 'deliver AAA:6 with AAP', 'end').
+'take 2', 'bridge Knockando +V', 'deliver AAA:6 with AAP', 'end', and over
+the hand limit after 'end', 'discard ferry').
 'moves' lists your moves again, 'help' shows this, 'quit' leaves the game."""
 
 

@@ -46,6 +46,11 @@ def render_observation(seen: Observation, names: Sequence[str]) -> str:
         )
     if seen.played:
         lines.append(f"Played this turn: {_cards(seen.played)}")
+    if seen.discards_due and seen.current_player is not None:
+        lines.append(
+            f"Over the hand limit: {names[seen.current_player]} must discard "
+            f"{seen.discards_due} more"
+        )
     return "\n".join(lines)
 
 
