@@ -283,3 +283,16 @@ def test_C4_bad_positions_name_file_and_field(
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(FormatError, match=message):
         load_board(path)
+
+
+def test_T7_a_pending_hand_limit_discard_is_shown() -> None:
+    for seed in range(1, 30):
+        played = play_game([GreedyBot(), GreedyBot()], seed=seed, max_rounds=4)
+        due = [s for s in replay(played.record) if s.turn.discards_due]
+        if due:
+            break
+    else:
+        raise AssertionError("no game of these seeds leaves a discard due")
+    state = due[0]
+    text = troedler.svg.board(state)
+    assert f"seat {state.current_player} discards {state.turn.discards_due} more" in text

@@ -168,6 +168,8 @@ class Panel:
         else:
             mover = self.names[v.current_player] if v.current_player is not None else "-"
             doing = "takes a dealer pile" if v.phase is Phase.TAKE_PILES else "plays"
+            if v.discards_due:
+                doing = f"discards {v.discards_due} more"
             status = f"{mover} {doing}"
         text(group, self.x, self.y + 18, f"Round {v.round}", size=20, font_weight="bold", fill=INK)
         text(

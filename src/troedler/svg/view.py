@@ -47,6 +47,8 @@ class View:
     game_round_pile_size: int
     played: tuple[Card, ...]
     delivered_to: tuple[str, ...]
+    discards_due: int
+    """Cards the player to move must still discard to keep to the hand limit (T7)."""
     seat: int | None
     """The seat whose knowledge is drawn; None for the whole state."""
     recall: str | None
@@ -102,6 +104,7 @@ def view_of(position: GameState | Observation) -> View:
             game_round_pile_size=len(position.game_round_pile),
             played=position.turn.played,
             delivered_to=position.turn.delivered_to,
+            discards_due=position.turn.discards_due,
             seat=None,
             recall=None,
         )
@@ -127,6 +130,7 @@ def view_of(position: GameState | Observation) -> View:
             game_round_pile_size=o.game_round_pile_size,
             played=o.played,
             delivered_to=o.delivered_to,
+            discards_due=o.discards_due,
             seat=o.seat,
             recall=o.recall,
         )
