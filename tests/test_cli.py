@@ -62,8 +62,8 @@ def test_replay_steps_through_a_simulated_game(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     assert "Round 1 (dealer: seat 0)" in shown.stdout and "Game over after round" in shown.stdout
     stepped = _troedler("replay", str(out), "--step", stdin="\n\nq\n")
-    assert stepped.stdout.count("(Enter: next move, q: stop)") == 3
-    assert "Game over" not in stepped.stdout
+    assert stepped.stdout.count("[Enter] next · b back") == 3
+    assert "Step 2/" in stepped.stdout and "Game over" not in stepped.stdout
     missing = _troedler("replay", str(out), "--game", "7")
     assert missing.returncode == 2 and "there is no game 7" in missing.stderr
     broken = tmp_path / "broken.json"
