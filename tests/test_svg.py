@@ -296,3 +296,23 @@ def test_T7_a_pending_hand_limit_discard_is_shown() -> None:
     state = due[0]
     text = troedler.svg.board(state)
     assert f"seat {state.current_player} discards {state.turn.discards_due} more" in text
+
+
+def test_jupyter_shows_states_observations_and_records_as_pictures() -> None:
+    record, states = _game()
+    state = states[40]
+    seen = observe(state, 1, recall="table")
+    for shown in (state, seen, record):
+        picture = shown._repr_svg_()
+        assert picture is not None and _tree(picture).tag == f"{SVG}svg"
+        assert len(repr(shown)) < 120
+    assert repr(state) == f"<GameState: 4 players, round {state.round}, {state.phase.value}, " + (
+        f"seat {state.current_player} to move>"
+    )
+    assert repr(seen).startswith("<Observation of seat 1 (table recall): 4 players")
+    assert (
+        repr(record) == f"<GameRecord: 4 players, seed 3, {len(record.moves)} moves, not finished>"
+    )
+    assert _cards_drawn(seen._repr_svg_()) == _cards_drawn(troedler.svg.board(seen))
+    final = _classed(_tree(record._repr_svg_() or ""), "cart")
+    assert [c.get("data-village") for c in final] == [p.cart for p in states[-1].players]
