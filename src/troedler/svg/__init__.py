@@ -14,6 +14,9 @@ shows hands, dealer piles, the discard pile and a row of scores per seat.
 Every village, route and cart is an element with a class and ``data-``
 attributes naming it, so pages and tests can find them.
 
+:func:`replay_html` and :func:`write_replay_html` make one self-contained
+HTML page that replays a recorded game in a browser.
+
 Only the standard library is used, and the core never imports this package.
 """
 
@@ -25,6 +28,7 @@ from troedler.errors import ConfigurationError
 from troedler.moves import Move
 from troedler.state import GameState
 from troedler.svg.drawing import Picture, picture
+from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
 from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
 from troedler.svg.view import View, view_of
@@ -39,6 +43,8 @@ __all__ = [
     "board",
     "board_picture",
     "layout",
+    "replay_html",
+    "write_replay_html",
 ]
 
 Position = GameState | Observation
