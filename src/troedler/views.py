@@ -41,7 +41,8 @@ __all__ = ["Observation", "Recall", "determinize", "observe"]
 Recall = Literal["perfect", "table"]
 
 
-@attrs.frozen
+# repr=False: the generated repr lists every card and legal move.
+@attrs.frozen(repr=False)
 class Observation:
     """What one seat knows of a game at one moment.
 
@@ -89,6 +90,21 @@ class Observation:
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
+
+    def __repr__(self) -> str:
+        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
+        return (
+            f"<Observation of seat {self.seat} ({self.recall} recall): {len(self.carts)} players, "
+            f"round {self.round}, {self.phase.value}{to_move}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """What the seat knows as a picture, for Jupyter: nothing more is drawn."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        return board(self, size=900)
 
 
 def _setup_portion(state: GameState) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from troedler.bots import make_bot
 from troedler.cli.demo import play_demo
 from troedler.cli.play import play_in_terminal
-from troedler.cli.replay import replay_in_terminal
+from troedler.cli.replay import read_records, replay_in_terminal
 from troedler.cli.simulate import (
     default_workers,
     game_specs,
@@ -20,7 +20,10 @@ from troedler.cli.simulate import (
     write_records,
     write_summary,
 )
-from troedler.errors import ConfigurationError, TroedlerError
+from troedler.cli.stepper import step_in_terminal
+from troedler.errors import ConfigurationError, FormatError, TroedlerError
+from troedler.records import MAX_SEAT_NAME, GameRecord
+from troedler.svg.html import write_replay_html
 
 __all__ = ["main"]
 
@@ -61,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
         "--bots", type=_bot_list, default=["greedy"], help="the other seats' bots (default greedy)"
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument("--name", default="you", help="your name in the record (default: you)")
+    play.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="where to save the game's record (default: a new file in this folder)",
+    )
     play.add_argument(
         "--recall",
         choices=("perfect", "table"),
@@ -71,7 +81,17 @@ def _parser() -> argparse.ArgumentParser:
     again = commands.add_parser("replay", help="step through a game record")
     again.add_argument("file", help="a game record, or a file of them from simulate --out")
     again.add_argument("--game", type=int, default=0, help="which game of the file (from 0)")
-    again.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    again.add_argument(
+        "--step",
+        action="store_true",
+        help="show the position after each move, with back and jump",
+    )
+    again.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="write the game as one self-contained HTML page that replays it in a browser",
+    )
 
     sim = commands.add_parser("simulate", help="play many games between bots and summarize them")
     sim.add_argument("--games", type=_positive, default=300, help="how many games (default 300)")
@@ -131,14 +151,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             if not 0 <= args.seat < args.players:
                 parser.error(f"--seat must be 0 to {args.players - 1}")
-            return play_in_terminal(args.players, args.seed, args.bots, args.seat, args.recall)
+            if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
+                parser.error(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
+            return play_in_terminal(
+                args.players,
+                args.seed,
+                args.bots,
+                args.seat,
+                args.recall,
+                save=args.save,
+                name=args.name,
+            )
         if args.command == "replay":
-            return replay_in_terminal(args.file, args.game, args.step)
+            if args.html:
+                return _replay_html(args.file, args.game, args.html)
+            if args.step:
+                return step_in_terminal(args.file, args.game)
+            return replay_in_terminal(args.file, args.game, False)
     except TroedlerError as error:
         print(f"troedler: {error}", file=sys.stderr)
         return 2
     parser.print_help(sys.stderr)
     return 2
+
+
+def _replay_html(path: str, game: int, out: str) -> int:
+    texts = read_records(path)
+    if not 0 <= game < len(texts):
+        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
+    try:
+        write_replay_html(GameRecord.from_json(texts[game]), out)
+    except OSError as error:
+        print(f"troedler: cannot write {out}: {error.strerror}", file=sys.stderr)
+        return 2
+    print(f"Wrote {out}: open it in a browser.")
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
