@@ -27,7 +27,7 @@ import griffe  # noqa: E402 - only with the docs extra
 from tests.test_docs import RULE_IDS  # noqa: E402
 
 # Modules whose __all__ is public API, and subpackages that are not API.
-PUBLIC_MODULES = ["troedler", "troedler.bots", "troedler.explicit"]
+PUBLIC_MODULES = ["troedler", "troedler.bots", "troedler.explicit", "troedler.svg"]
 NOT_API = {"troedler.cli"}
 # Public names defined outside an __all__ the reference walks.
 ALSO_PUBLIC = ["troedler.errors.DOCS_URL"]
@@ -124,3 +124,16 @@ def test_the_site_loads_nothing_from_the_network(site: Path) -> None:
         for tag in re.findall(r"<(?:script|link|img|iframe)\b[^>]*>", page.read_text("utf-8")):
             if 'rel="canonical"' not in tag:
                 assert not remote.search(tag), (page.name, tag)
+
+
+def test_every_picture_and_frame_on_the_site_is_there(site: Path) -> None:
+    # mkdocs checks Markdown links; raw HTML (the embedded replay) is checked here.
+    seen = 0
+    for page in site.rglob("*.html"):
+        for target in re.findall(
+            r'<(?:img|iframe)\b[^>]*\bsrc="([^"#?]+)"', page.read_text("utf-8")
+        ):
+            if not target.startswith(("data:", "http:", "https:")):
+                assert (page.parent / target).resolve().is_file(), (page.name, target)
+                seen += 1
+    assert seen >= 2  # the board and the replay at least
