@@ -13,13 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def require_docs_extra() -> None:
-    """Skip the calling test module without the docs extra; in CI, fail instead."""
+def require_docs_extra(*, module_level: bool = True) -> None:
+    """Skip the calling test module (or test) without the docs extra; in CI, fail instead."""
     if importlib.util.find_spec("mkdocs") and importlib.util.find_spec("material"):
         return
     if os.environ.get("CI"):
         raise RuntimeError("CI must install the docs extra (see .ci/run)")
-    pytest.skip("needs the docs extra: pip install -e '.[docs]'", allow_module_level=True)
+    pytest.skip("needs the docs extra: pip install -e '.[docs]'", allow_module_level=module_level)
 
 
 _built: list[Path] = []

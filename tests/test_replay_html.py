@@ -1,24 +1,35 @@
-"""The HTML replay, loaded and driven in a real headless Chromium."""
+"""The HTML replay and the documentation site, loaded and driven in a real headless Chromium.
+
+The site is served from 127.0.0.1 (its search runs in a web worker, which
+browsers refuse to start from file:// pages); every other address goes to
+a closed proxy port, so a page that needed the network would show it.
+"""
 
 from __future__ import annotations
 
 import functools
+import http.server
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.site_build import built_site, require_docs_extra
 from troedler import GameRecord, GameState, replay
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.svg.html import replay_html, write_replay_html
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -39,6 +50,7 @@ FLAGS = (
     "--window-size=1600,1000",
 )
 PRESSES = 9
+WAIT = 30  # seconds for the site's search: a loaded 2-core machine is slow, never this slow
 
 
 @functools.cache
@@ -81,6 +93,31 @@ def offline_browser(tmp_path: Path) -> Iterator[object]:
     yield from _browser(
         tmp_path, "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"
     )
+
+
+@pytest.fixture
+def site_browser(tmp_path: Path) -> Iterator[object]:
+    # Loopback (the site's server) is reached; every other address is a closed port.
+    yield from _browser(tmp_path, "--proxy-server=http://127.0.0.1:9")
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_docs_extra(module_level=False)
+    handler = functools.partial(_QuietHandler, directory=str(built_site(tmp_path_factory)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 def _page(tmp_path: Path) -> Path:
@@ -185,3 +222,78 @@ def test_replay_html_on_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert str(out) in done.stdout
     assert out.read_text(encoding="utf-8") == replay_html(record)
+
+
+def test_the_start_page_renders(site_browser: object, site_url: str) -> None:
+    driver = site_browser
+    driver.get(site_url + "index.html")  # type: ignore[attr-defined]
+    assert driver.title.startswith("troedler")  # type: ignore[attr-defined]
+    heading = driver.find_element(By.CSS_SELECTOR, "article h1")  # type: ignore[attr-defined]
+    assert heading.text == "troedler"
+    blocks = driver.find_elements(By.CSS_SELECTOR, "article .highlight code")  # type: ignore[attr-defined]
+    assert any("troedler.new_game(3, seed=2024)" in block.text for block in blocks)
+    nav = driver.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary a")  # type: ignore[attr-defined]
+    assert {"The rules", "API reference", "Changelog"} <= {
+        a.get_attribute("textContent").strip() for a in nav
+    }
+    board = driver.find_element(By.CSS_SELECTOR, "article img[src$='board.svg']")  # type: ignore[attr-defined]
+    assert board.get_attribute("naturalWidth") not in (None, "0")
+    # The stylesheet applied: the header bar is laid out as a fixed bar.
+    header = driver.find_element(By.CSS_SELECTOR, "header.md-header")  # type: ignore[attr-defined]
+    assert header.value_of_css_property("position") in ("sticky", "fixed")
+    assert _errors(driver) == []
+
+
+def test_an_api_page_renders_signatures_and_docstrings(site_browser: object, site_url: str) -> None:
+    driver = site_browser
+    driver.get(site_url + "api/game.html")  # type: ignore[attr-defined]
+    entry = driver.find_element(By.ID, "troedler.new_game")  # type: ignore[attr-defined]
+    assert "new_game" in entry.text
+    signature = driver.find_element(  # type: ignore[attr-defined]
+        By.XPATH,
+        "//*[@id='troedler.new_game']/following-sibling::div[contains(@class,'doc-signature')]",
+    )
+    assert "num_players: int" in signature.text and "GameState" in signature.text
+    link = signature.find_element(By.LINK_TEXT, "GameState")
+    assert link.get_attribute("href").endswith("state.html#troedler.GameState")
+    assert _errors(driver) == []
+
+
+def test_the_search_finds_a_function(site_browser: object, site_url: str) -> None:
+    driver = site_browser
+    driver.get(site_url + "index.html")  # type: ignore[attr-defined]
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")  # type: ignore[attr-defined]
+    box.click()
+    box.send_keys("determinize")
+    first = WebDriverWait(driver, WAIT).until(
+        expected_conditions.visibility_of_element_located(
+            (By.CSS_SELECTOR, ".md-search-result__list .md-search-result__item a")
+        )
+    )
+    assert "determinize" in first.text.lower()
+    hrefs = [
+        a.get_attribute("href")
+        for a in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__list a")  # type: ignore[attr-defined]
+    ]
+    assert any("api/views.html" in href for href in hrefs), hrefs
+    assert _errors(driver) == []
+
+
+def test_the_replay_embedded_in_the_site_steps(site_browser: object, site_url: str) -> None:
+    driver = site_browser
+    driver.get(site_url + "tutorials/records.html")  # type: ignore[attr-defined]
+    frame = driver.find_element(By.CSS_SELECTOR, "iframe.replay")  # type: ignore[attr-defined]
+    driver.execute_script("arguments[0].scrollIntoView()", frame)  # type: ignore[attr-defined]
+    driver.switch_to.frame(frame)  # type: ignore[attr-defined]
+    WebDriverWait(driver, WAIT).until(
+        expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board svg .cart"))
+    )
+    assert _shown(driver)[0] == 0
+    driver.find_element(By.ID, "next").click()  # type: ignore[attr-defined]
+    assert _shown(driver)[0] == 1
+    # Once the reader clicks into the replay, the arrow keys step it.
+    driver.find_element(By.ID, "board").click()  # type: ignore[attr-defined]
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert _shown(driver)[0] == 2
+    driver.switch_to.default_content()  # type: ignore[attr-defined]
+    assert _errors(driver) == []
