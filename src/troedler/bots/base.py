@@ -119,14 +119,15 @@ def rounds_played(state: GameState) -> int:
     return state.round - 1 if fresh else state.round
 
 
-def check_bot(bot: object) -> str:
+def check_bot(bot: object, label: str | None = None) -> str:
     """The name of ``bot``, once it is known to be one; else a :class:`ConfigurationError`.
 
     A bot needs a ``name`` (printable text of 1 to 62 characters, which its
-    seat in a record is called after) and a callable ``choose``.
+    seat in a record is called after) and a callable ``choose``. ``label``
+    names the bot in the message (by default its ``repr``).
     """
     name = getattr(bot, "name", None)
-    label = _bounded(repr(bot), 60)
+    label = _bounded(repr(bot), 60) if label is None else repr(label)
     if not isinstance(name, str) or not 0 < len(name) <= MAX_BOT_NAME or not name.isprintable():
         raise ConfigurationError(
             f"bot {label} needs a name: printable text of 1 to {MAX_BOT_NAME} characters, "
@@ -141,7 +142,11 @@ def describe_error(error: BaseException) -> str:
     """An exception as one bounded line: its type, message and where it was raised."""
     text = " ".join(str(error).split())
     where = ""
-    frames = traceback.extract_tb(error.__traceback__)
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not frame.filename.startswith("<")  # the import machinery's own frames
+    ]
     if frames:
         last = frames[-1]
         where = f" ({Path(last.filename).name}:{last.lineno})"

@@ -56,7 +56,7 @@ def write_log(
     if not final.is_over:
         # A game stopped at a round cap ends on the next round's fresh deal.
         played = rounds_played(final)
-        where = f"after round {played}" if played < final.round else f"in round {final.round}"
+        where = f"after round {played}" if 0 < played < final.round else f"in round {final.round}"
         write(f"Stopped {where}: the game did not end.")
         return final
     write(f"Game over after round {final.round}.")

@@ -90,7 +90,7 @@ def bot_from_text(text: str) -> Bot:
     if not _DOTTED.match(key) or not _DOTTED.match(attribute):
         raise ConfigurationError(f"bad bot {shown}: expected module:Class or module:Class:ARG")
     bot = _call(_factory(key, attribute, shown), argument if ":" in rest else None, shown)
-    check_bot(bot)
+    check_bot(bot, text.strip())
     return bot
 
 
@@ -114,6 +114,14 @@ def _factory(module: str, attribute: str, shown: str) -> Callable[..., Any]:
         return _factories[key]
     try:
         found: Any = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module.partition(".")[0] and error.name != module:
+            raise ConfigurationError(
+                f"bot {shown}: module {module!r} needs {error.name!r}, which is not installed"
+            ) from None
+        raise ConfigurationError(
+            f"bot {shown}: there is no module {module!r} on the Python path"
+        ) from None
     except Exception as error:  # any failure to import is the user's module's
         raise ConfigurationError(
             f"bot {shown}: cannot import module {module!r} ({describe_error(error)})"

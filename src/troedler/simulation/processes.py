@@ -16,6 +16,7 @@ troedler.simulation.host`` with a socket to talk over.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
@@ -38,7 +39,7 @@ from troedler.setup import new_game
 from troedler.simulation.games import BotUnavailable, GameReport, GameSpec, play, stopped_report
 from troedler.state import GameState
 
-__all__ = ["GamePool", "play_batch", "serve"]
+__all__ = ["GamePool", "play_batch", "serve", "sigint_blocked"]
 
 GRACE = 1.0
 """Seconds a host may run past the move time limit before it is killed: its
@@ -53,9 +54,26 @@ Start = Literal["process", "command"]
 Makers = Mapping[str, Callable[[], Bot]]
 
 
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Hold back Ctrl-C for the block: it arrives, as KeyboardInterrupt, right after."""
+    if not hasattr(signal, "pthread_sigmask"):  # not on every platform
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def serve(conn: Connection, makers: Makers, move_time_limit: float | None) -> None:
     """A host's life: play each game it is sent until the pool closes the connection."""
+    # Ctrl-C in a terminal reaches every process of the group; the pool's
+    # owner answers it. Hosts start with it held back (sigint_blocked).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _exit_with_parent()
 
     def report_move(notation: str, state: GameState) -> None:
@@ -97,7 +115,8 @@ class _Host:
             process = multiprocessing.Process(
                 target=serve, args=(theirs, makers, move_time_limit), daemon=True
             )
-            process.start()
+            with sigint_blocked():
+                process.start()
             theirs.close()
             self.conn = ours
             self._process: multiprocessing.Process | None = process
@@ -106,11 +125,12 @@ class _Host:
         mine, child = socket.socketpair()
         paths = [path or os.getcwd() for path in sys.path]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
-        self._command = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-m", "troedler.simulation.host", str(child.fileno())],
-            pass_fds=(child.fileno(),),
-            env=env,
-        )
+        with sigint_blocked():
+            self._command = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+                [sys.executable, "-m", "troedler.simulation.host", str(child.fileno())],
+                pass_fds=(child.fileno(),),
+                env=env,
+            )
         child.close()
         self._process = None
         self.conn = Connection(mine.detach())

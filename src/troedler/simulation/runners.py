@@ -8,7 +8,9 @@ games go out in small batches, one task each.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -105,6 +107,22 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
 async def _identity(address: str, timeout: float) -> ConfigurationError | None:
     from distributed.comm import connect as open_comm  # noqa: PLC0415 - optional
 
+    started = time.monotonic()
+    found = _ADDRESS.match(address)
+    assert found is not None  # checked by check_scheduler_address
+    host, port = found.group(1).strip("[]"), int(found.group(2))
+    if not address.startswith("ucx://"):
+        # A plain connection first: a closed port is an answer at once,
+        # where Dask would try again until the time is up.
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        except TimeoutError:
+            return ConfigurationError(f"nothing answered at {address} within {timeout:g} s")
+        except OSError as error:
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            return ConfigurationError(f"cannot reach a Dask scheduler at {address}: {reason}")
+        writer.close()
+
     async def ask() -> Any:
         comm = await open_comm(address, timeout=timeout)
         try:
@@ -113,15 +131,16 @@ async def _identity(address: str, timeout: float) -> ConfigurationError | None:
         finally:
             comm.abort()
 
+    left = max(0.1, timeout - (time.monotonic() - started))
     try:
-        reply = await asyncio.wait_for(ask(), timeout)
+        reply = await asyncio.wait_for(ask(), left)
     except TimeoutError:
-        return ConfigurationError(f"no Dask scheduler answered at {address} within {timeout:g} s")
-    except Exception as error:  # refused, reset, or not speaking Dask's protocol
-        text = " ".join(str(error).split())[:160]
-        return ConfigurationError(f"cannot reach a Dask scheduler at {address}: {text}")
+        reply = "no reply"
+    except Exception as error:  # reset, or not speaking Dask's protocol
+        reply = type(error).__name__
     if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
-        return ConfigurationError(f"{address} answers, but it is not a Dask scheduler")
+        why = f"no reply within {timeout:g} s" if reply == "no reply" else "it replied otherwise"
+        return ConfigurationError(f"{address} answers, but not as a Dask scheduler ({why})")
     return None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 
 from troedler.errors import ConfigurationError
 from troedler.simulation.games import GameReport, GameSpec, game_specs
@@ -84,7 +84,7 @@ class Tournament:
         workers: int = 1,
         scheduler: str | None = None,
         keep_records: bool = False,
-    ) -> Iterator[GameReport]:
+    ) -> Generator[GameReport, None, None]:
         """Play ``games`` (a count from game 0, or the game numbers); each
         report as its game ends, which is not game order with several workers."""
         indices = range(games) if isinstance(games, int) else games
