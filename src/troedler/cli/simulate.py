@@ -68,8 +68,9 @@ def _number(value: float | None) -> str:
     return DASH if value is None else f"{value:.1f}"
 
 
-def write_summary(summary: Summary, out: TextIO = sys.stdout) -> None:
-    """The summary as a table for people."""
+def write_summary(summary: Summary, out: TextIO | None = None) -> None:
+    """The summary as a table for people (on standard output by default)."""
+    out = sys.stdout if out is None else out
     capped = f"{summary.capped} capped"
     if summary.max_rounds is not None:
         capped += f" at round {summary.max_rounds}"
@@ -105,8 +106,10 @@ def write_summary(summary: Summary, out: TextIO = sys.stdout) -> None:
         out.write(f"... and {len(summary.failures) - SHOWN_FAILURES} more forfeits (see --json)\n")
 
 
-def progress_bar(stream: TextIO = sys.stderr) -> Callable[[int, int], None]:
-    """A one-line progress bar on a terminal; a line per tenth of the games elsewhere."""
+def progress_bar(stream: TextIO | None = None) -> Callable[[int, int], None]:
+    """A one-line progress bar on a terminal; a line per tenth of the games elsewhere
+    (on standard error by default)."""
+    stream = sys.stderr if stream is None else stream
     width = 30
     terminal = stream.isatty()
     shown = -1

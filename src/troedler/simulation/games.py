@@ -15,7 +15,7 @@ from typing import Literal
 
 import attrs
 
-from troedler.bots.base import Bot, BotFailure, PlayedGame, play_game
+from troedler.bots.base import Bot, BotFailure, PlayedGame, check_bot, play_game
 from troedler.errors import ConfigurationError
 from troedler.moves import Move
 from troedler.records import GameRecord
@@ -120,10 +120,12 @@ def play(
     makers: Mapping[str, Callable[[], Bot]],
     move_time_limit: float | None = None,
     on_move: Callable[[str, GameState], None] | None = None,
+    on_start: Callable[[tuple[str, ...]], None] | None = None,
 ) -> GameReport:
     """Play the game ``spec`` describes, in this process; a bot's failure forfeits it.
 
-    ``on_move(notation, state after it)`` follows the game move by move.
+    ``on_start(names of the bots by seat)`` is called once the bots are
+    made, and ``on_move(notation, state after it)`` after every move.
     """
     bots = []
     for label in spec.seats:
@@ -131,6 +133,8 @@ def play(
             bots.append(makers[label]())
         except Exception as error:  # a worker without the bot's module, most often
             raise BotUnavailable(f"a worker cannot make bot {label!r}: {error}") from None
+    if on_start is not None:
+        on_start(tuple(check_bot(bot) for bot in bots))
     follow = None
     if on_move is not None:
         notify = on_move

@@ -79,6 +79,9 @@ def serve(conn: Connection, makers: Makers, move_time_limit: float | None) -> No
     def report_move(notation: str, state: GameState) -> None:
         conn.send(("move", notation, state.round, rounds_played(state), state.current_player))
 
+    def report_start(names: tuple[str, ...]) -> None:
+        conn.send(("begin", names))
+
     while True:
         try:
             message = conn.recv()
@@ -86,7 +89,7 @@ def serve(conn: Connection, makers: Makers, move_time_limit: float | None) -> No
             return
         spec: GameSpec = message[1]
         try:
-            report = play(spec, makers, move_time_limit, report_move)
+            report = play(spec, makers, move_time_limit, report_move, report_start)
         except BotUnavailable as error:
             conn.send(("unavailable", str(error)))
             continue
@@ -212,6 +215,9 @@ class GamePool:
                 if kind == "move":
                     _, notation, game.round, game.rounds, game.seat = message
                     game.moves.append(notation)
+                    game.deadline = self._move_deadline()
+                elif kind == "begin":
+                    game.names = message[1]
                     game.deadline = self._move_deadline()
                 elif kind == "done":
                     del self._busy[conn]
