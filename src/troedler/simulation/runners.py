@@ -162,7 +162,7 @@ def _on_dask(
             client.submit(play_batch, run, makers, specs[i : i + size], move_time_limit, pure=False)
             for i in range(0, len(specs), size)
         ]
-        for future in as_completed(futures):
+        for future in as_completed(futures, loop=client.loop):
             try:
                 reports = future.result()
             except BotUnavailable:
