@@ -3,6 +3,7 @@ forfeits that do not hang a worker, and clear errors for bad scheduler addresses
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -159,3 +160,15 @@ def test_connect_refuses_an_impostor_within_its_timeout(impostor: tuple[int, int
     silent, _ = impostor
     with pytest.raises(ConfigurationError, match="no reply within 0.5 s"):
         connect(f"tcp://127.0.0.1:{silent}", timeout=0.5)
+
+
+def test_the_dask_benchmark_reports_both_ways() -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "tournament.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["games"] == 16 and figures["quick"] is True
+    assert figures["local_games_per_s"] > 0 and figures["dask_games_per_s"] > 0
+    assert "dask_overhead_ms_per_game" in figures
