@@ -188,6 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TroedlerError as error:
         print(f"troedler: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # before a run began, or outside one
+        print("troedler: interrupted", file=sys.stderr)
+        return 130
     parser.print_help(sys.stderr)
     return 2
 

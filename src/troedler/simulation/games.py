@@ -132,7 +132,8 @@ def play(
         try:
             bots.append(makers[label]())
         except Exception as error:  # a worker without the bot's module, most often
-            raise BotUnavailable(f"a worker cannot make bot {label!r}: {error}") from None
+            detail = str(error).removeprefix(f"bot {label!r}: ")
+            raise BotUnavailable(f"a worker cannot make bot {label!r}: {detail}") from None
     if on_start is not None:
         on_start(tuple(check_bot(bot) for bot in bots))
     follow = None

@@ -158,7 +158,7 @@ def _dumps(value: Any) -> bytes:
     # Dask sends bots with cloudpickle, which also takes classes defined in
     # a script or notebook; plain pickle reads what it writes.
     try:
-        import cloudpickle  # type: ignore[import-untyped]  # noqa: PLC0415 - present wherever Dask is
+        import cloudpickle  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: PLC0415 - present wherever Dask is
     except ImportError:
         return pickle.dumps(value)
     return cloudpickle.dumps(value)  # type: ignore[no-any-return]
