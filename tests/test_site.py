@@ -27,7 +27,13 @@ import griffe  # noqa: E402 - only with the docs extra
 from tests.test_docs import RULE_IDS  # noqa: E402
 
 # Modules whose __all__ is public API, and subpackages that are not API.
-PUBLIC_MODULES = ["troedler", "troedler.bots", "troedler.explicit", "troedler.svg"]
+PUBLIC_MODULES = [
+    "troedler",
+    "troedler.bots",
+    "troedler.explicit",
+    "troedler.simulation",
+    "troedler.svg",
+]
 NOT_API = {"troedler.cli"}
 # Public names defined outside an __all__ the reference walks.
 ALSO_PUBLIC = ["troedler.errors.DOCS_URL"]
