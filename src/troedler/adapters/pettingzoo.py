@@ -62,6 +62,7 @@ RENDER_MODES = ("ansi",)
 """What ``render_mode`` may be, besides None."""
 
 _SEED_BOUND = 2**63
+_INT8 = np.dtype(np.int8)  # a dtype object: numpy converts a type name on every call
 Observation = dict[str, npt.NDArray[Any]]
 
 
@@ -184,10 +185,10 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
             flags = bytearray(self.actions.num_actions)
             for action in ids:
                 flags[action] = 1
-            mask = np.frombuffer(flags, dtype=np.int8)  # shares the (writable) bytearray
+            mask = np.frombuffer(flags, _INT8)  # shares the (writable) bytearray
             self._legal = (ids, moves)
         else:
-            mask = np.zeros(self.actions.num_actions, dtype=np.int8)
+            mask = np.zeros(self.actions.num_actions, _INT8)
         view = {"observation": self.tensors.encode(seen), "action_mask": mask}
         self._views[agent] = view
         return view

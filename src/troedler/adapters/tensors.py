@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from troedler.adapters.actions import card_types
 from troedler.board import Board, default_board
-from troedler.cards import Card, CardCatalogue, RequestCard, default_cards
+from troedler.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, default_cards
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError
 from troedler.goods import Goods
@@ -53,6 +53,10 @@ __all__ = [
 
 _TAKE_PILES, _PLAY_TURNS = Phase.TAKE_PILES, Phase.PLAY_TURNS
 _SORT_KEY = operator.attrgetter("sort_key")
+# dtype objects, not the type names: numpy converts a name on every call.
+_BYTE, _FLOAT = np.dtype(np.uint8), np.dtype(np.float32)
+_MEMO_SIZE = 1024
+"""Card tuples whose counts a layout keeps (see TensorLayout._counts)."""
 _GOODS = 6
 
 
@@ -164,6 +168,7 @@ class TensorLayout:
             for row in range(num_players)
         )
         self._last_villages: tuple[tuple[Goods, ...], bytes] = ((), b"")
+        self._memo: dict[int, tuple[tuple[Card, ...], tuple[bytes, int, int]]] = {}
         self._type = {card.sort_key: i for i, card in enumerate(self.card_types)}
         self._village = {village.name: i for i, village in enumerate(board.villages)}
 
@@ -241,22 +246,19 @@ class TensorLayout:
             hand = hands[seat]
             if hand is not None:
                 buf[hand_known_at] = 1
-                for card in hand:
-                    buf[hand_at + kind[card.sort_key]] += 1
+                if hand:
+                    counts = self._counts(hand)[0]
+                    buf[hand_at : hand_at + len(counts)] = counts
             buf[value_size_at] = value_sizes[seat]
             pile = values[seat]
             if pile is not None:
                 buf[value_known_at] = 1
-                feed = points = 0
-                for card in pile:
-                    buf[value_at + kind[card.sort_key]] += 1
-                    if type(card) is RequestCard:
-                        points += card.points
-                    else:  # value piles hold only requests and special feed (T6)
-                        feed += 1
-                buf[fulfilled_at] = len(pile) - feed
-                buf[points_at] = points
-                buf[feed_at] = feed
+                if pile:
+                    counts, feed, points = self._counts(pile)
+                    buf[value_at : value_at + len(counts)] = counts
+                    buf[fulfilled_at] = len(pile) - feed
+                    buf[points_at] = points
+                    buf[feed_at] = feed
             seat = seat + 1 if seat + 1 < n else 0
         t = len(self.card_types)
         for i, dealer_pile in enumerate(o.dealer_piles):
@@ -283,9 +285,38 @@ class TensorLayout:
                     known += 1
             buf[discard_unknown_at] = len(discard) - known
         buf[game_round_at] = o.game_round_pile_size
-        tensor = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
+        if o.round < 256:
+            buf[round_at] = o.round
+            return np.frombuffer(buf, _BYTE).astype(_FLOAT)
+        tensor = np.frombuffer(buf, _BYTE).astype(_FLOAT)
         tensor[round_at] = o.round  # the one number that may pass 255
         return tensor
+
+    def _counts(self, cards: tuple[Card, ...]) -> tuple[bytes, int, int]:
+        """``cards`` counted per card type, with their special feed and request points.
+
+        Hands and value piles stay the same tuple from state to state until
+        their owner plays, so the counts are kept by identity; the kept tuple
+        itself ensures that no other tuple can take its id().
+        """
+        memo = self._memo
+        found = memo.get(id(cards))
+        if found is not None and found[0] is cards:
+            return found[1]
+        kind = self._type
+        counts = bytearray(len(self.card_types))
+        feed = points = 0
+        for card in cards:
+            counts[kind[card.sort_key]] += 1
+            if type(card) is RequestCard:
+                points += card.points
+            elif type(card) is SpecialFeedCard:
+                feed += 1
+        result = (bytes(counts), feed, points)
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[id(cards)] = (cards, result)
+        return result
 
     def _village_bytes(self, village_goods: tuple[Goods, ...]) -> bytes:
         """The goods of every village as bytes, kept for the last tuple seen:
