@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -252,3 +255,24 @@ def test_bad_arguments_are_refused() -> None:
             TroedlerEnv(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="reset"):
         TroedlerEnv().observe("player_0")
+
+
+def test_the_documented_example_runs() -> None:
+    text = (ROOT / "docs" / "rl.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/rl.md", "exec"), {})  # noqa: S102 - our own docs
+
+
+def test_quick_rl_benchmark_reports_every_figure() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "rl.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    for players in PLAYERS:
+        for key in ("env_step_us", "engine_decision_us", "step_per_decision", "tensor_us"):
+            assert figures[f"{key}_{players}p"] > 0
