@@ -3,13 +3,14 @@
 Learning libraries pick actions by number from a space of fixed size. An
 :class:`ActionLayout` numbers every move the game can ever offer on one
 board with one card catalogue, so that each id has one meaning in every
-state and every phase: id 112 might be "bridge to Knockando, taking a
-vase" wherever it is legal. The ids depend only on the board and the cards,
-which :func:`troedler.serialization.fingerprint` identifies, and not on the
+state and every phase: on the default board id 140 is "bridge to
+Knockando, taking a vase" (``bridge Knockando +V``) wherever it is legal.
+The ids depend only on the board and the cards, which
+:func:`troedler.serialization.fingerprint` identifies, and not on the
 number of players.
 
-The ids come in sections, in this order (the counts are those of the
-default board and cards; ``docs/rl.md`` has the table):
+The ids come in sections, in this order (``docs/rl.md`` has the table
+with the ids and counts of the default board and cards):
 
 =================  =====================================================
 section            one id per
@@ -40,6 +41,8 @@ This module needs nothing beyond troedler itself.
 >>> layout = layout_for(state)
 >>> [(i, str(layout.move(i))) for i in layout.legal_action_ids(state)]
 [(5, 'discard 0'), (6, 'discard 1'), (7, 'discard 2')]
+>>> str(layout.move(140)), layout.num_actions
+('bridge Knockando +V', 2441)
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ __all__ = [
     "Section",
     "action_layout",
     "card_types",
+    "deliveries",
     "layout_for",
     "request_types",
 ]

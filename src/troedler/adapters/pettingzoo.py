@@ -180,7 +180,7 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         seat = self._seat[agent]
         seen = observe(game, seat, recall=self.recall)
         moves = seen.legal_moves
-        if moves and not (self.terminations[agent] or self.truncations[agent]):
+        if moves and not (self.terminations.get(agent, True) or self.truncations.get(agent, True)):
             ids = self.actions.action_ids(moves)
             flags = bytearray(self.actions.num_actions)
             for action in ids:
