@@ -108,7 +108,7 @@ def tensor_us(players: int, calls: int, seed: int) -> dict[str, float]:
 
 def rl_figures(quick: bool = False) -> dict[str, float]:
     """Every figure of this benchmark, keyed as in its JSON line."""
-    scale = 0.05 if quick else 1.0
+    scale = 0.02 if quick else 1.0
     steps = int(10_000 * scale)
     figures: dict[str, float] = {}
     seeds = range(1, REPEATS + 1)

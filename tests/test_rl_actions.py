@@ -261,3 +261,25 @@ def test_other_cards_make_another_layout_and_its_states_are_refused_here() -> No
         LAYOUT.legal_action_ids("state")  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError):
         layout_for(None)  # type: ignore[arg-type]
+
+
+HOSTILE_STATE = new_game(3, seed=1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.one_of(
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=True),
+        st.text(max_size=6),
+        st.none(),
+        st.booleans(),
+        st.lists(st.integers(), max_size=2),
+    )
+)
+def test_hostile_ids_and_moves_raise_only_illegal_move_errors(value: object) -> None:
+    for call in (LAYOUT.move, LAYOUT.action_id, lambda v: LAYOUT.move_for(v, HOSTILE_STATE)):
+        try:
+            call(value)  # type: ignore[operator]
+        except IllegalMoveError as error:
+            assert len(str(error)) < 160

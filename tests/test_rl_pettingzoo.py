@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,11 +31,12 @@ EPISODE_ROUNDS = 60
 ends its games in 17 to 25 rounds (median), 32 at most in 150 games."""
 
 
-@pytest.fixture(autouse=True)
-def _quiet_dict_warnings() -> None:
-    # api_test warns that Dict observations are not Box or Discrete: expected for
-    # observations with an action mask (it only whitelists PettingZoo's own games).
-    warnings.filterwarnings("ignore", message=".*[Oo]bservation.*", category=UserWarning)
+# api_test warns that Dict observations are not arrays, Box or Discrete: expected
+# for observations with an action mask (it only exempts PettingZoo's own games).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning"),
+]
 
 
 @pytest.mark.parametrize("players", PLAYERS)
