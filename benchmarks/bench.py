@@ -8,7 +8,7 @@ What is measured:
 
 - µs per decision in random playouts (legal moves listed, one chosen uniformly
   at random, applied) for 2, 3 and 4 players, and the share of it spent in
-  ``legal_moves`` and in ``apply_move``;
+  ``legal_moves`` and in ``apply_move``; the most legal moves seen in one state;
 - full games per second between bundled bots (greedy and random in
   alternate seats, as in the demo), and between
   random players with a round cap (reported as capped);
@@ -50,6 +50,7 @@ def playout(players: int, decisions: int, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     clock = time.perf_counter
     listing = applying = 0.0
+    most_moves = 0
     game = 0
     state = new_game(players, seed=seed)
     for _ in range(decisions):
@@ -63,10 +64,12 @@ def playout(players: int, decisions: int, seed: int) -> dict[str, float]:
         t2 = clock()
         listing += t1 - t0
         applying += t2 - t1
+        most_moves = max(most_moves, len(moves))
     return {
         "decision_us": (listing + applying) / decisions * 1e6,
         "legal_moves_us": listing / decisions * 1e6,
         "apply_move_us": applying / decisions * 1e6,
+        "most_legal_moves": most_moves,
     }
 
 
@@ -160,6 +163,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         runs = [playout(players, decisions, seed) for seed in range(1, REPEATS + 1)]
         for key in runs[0]:
             figures[f"{key}_{players}p"] = statistics.median(run[key] for run in runs)
+        figures[f"most_legal_moves_{players}p"] = max(run["most_legal_moves"] for run in runs)
     games = max(2, int(20 * scale))
     for players in (2, 3, 4):
         figures[f"bot_games_per_s_{players}p"] = _median(
@@ -203,6 +207,8 @@ def _print_table(f: dict[str, Any]) -> None:
         )
     print(f"random games capped at {f['random_round_cap']} rounds")
     print(f"bytes retained per state (4 players): {f['bytes_per_state_4p']:.0f}")
+    most = ", ".join(f"{f[f'most_legal_moves_{p}p']} ({p} players)" for p in (2, 3, 4))
+    print(f"most legal moves in one state, over all playouts: {most}")
     if "chess_ply_us" in f:
         print(f"python-chess: {f['chess_ply_us']:.1f} µs per random ply")
     else:

@@ -27,6 +27,7 @@ from troedler.cards import (
     RouteCard,
     SpecialFeedCard,
     hand_count,
+    hand_counts,
     hand_without,
     sort_hand,
 )
@@ -44,13 +45,16 @@ __all__ = [
     "discards_required",
     "end_turn",
     "form_piles",
+    "forming_outcomes",
     "hand_limit_discards",
     "play_extra_good",
     "play_feed_extra_good",
     "play_feed_move",
     "play_request",
     "play_route",
+    "start_forming",
     "take_pile",
+    "turn_up",
 ]
 
 T = TypeVar("T")
@@ -144,7 +148,6 @@ def form_piles(state: GameState) -> GameState:
         del deck[-more:]
     # One card on each pile, then the next layer: pile j gets every num_piles-th card.
     piles = tuple(tuple(laid[j::num_piles]) for j in range(num_piles))
-    first = state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
     return GameState(
         state.rules,
         state.board,
@@ -154,7 +157,7 @@ def form_piles(state: GameState) -> GameState:
         state.round,
         state.dealer,
         state.phase,
-        first,
+        _first_to_take(state),
         tuple(deck),
         piles,
         discard,
@@ -164,10 +167,92 @@ def form_piles(state: GameState) -> GameState:
     )
 
 
+def _first_to_take(state: GameState) -> int:
+    """Who decides first once the piles lie: the dealer discarding (two players)
+    or the dealer's left neighbour taking (R4)."""
+    return state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
+
+
+# --- forming with explicit chance: card by card (R2, R3) --------------------
+
+
+def start_forming(state: GameState) -> GameState:
+    """``state`` at the start of a round, waiting for chance to form its piles
+    card by card (explicit chance, R2).
+
+    With explicit chance the game-round pile is kept in hand order: its order
+    is decided card by card, by :func:`turn_up`.
+    """
+    return _settle_forming(
+        attrs.evolve(
+            state,
+            phase=Phase.FORM_PILES,
+            current_player=None,
+            dealer_piles=((),) * (state.num_players + 1),
+        )
+    )
+
+
+def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
+    """The cards chance may turn up next from the game-round pile, each once in
+    hand order, with how many of each the pile holds (R2)."""
+    if state.phase is not Phase.FORM_PILES:
+        _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
+    return hand_counts(state.game_round_pile)
+
+
+def turn_up(state: GameState, card: Card) -> GameState:
+    """Chance turns up ``card`` from the game-round pile and lays it on the next
+    dealer pile: one card on each pile, then the next layer (R2)."""
+    if state.phase is not Phase.FORM_PILES:
+        _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
+    if type(card) not in _CARD_TYPES:
+        _fail("R2", f"{card!r} is not a card")
+    deck = hand_without(state.game_round_pile, card)
+    if deck is None:
+        _fail("R2", f"the game-round pile holds no {card} card")
+    piles = state.dealer_piles
+    j = _laid(piles) % len(piles)
+    pile = (piles[j] or ()) + (card,)
+    return _settle_forming(
+        attrs.evolve(state, game_round_pile=deck, dealer_piles=_replace(piles, j, pile))
+    )
+
+
+def _laid(piles: tuple[tuple[Card, ...] | None, ...]) -> int:
+    return sum(len(pile or ()) for pile in piles)
+
+
+def _settle_forming(state: GameState) -> GameState:
+    """Make what needs no chance: reshuffling an empty game-round pile (R3),
+    and the end of forming once the piles are full or nothing is left."""
+    piles = state.dealer_piles
+    laid = _laid(piles)
+    if laid == PILE_SIZE * len(piles):
+        return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
+    if (
+        not state.game_round_pile
+        and state.discard_pile
+        and (laid == 0 or state.rules.reshuffle_mid_forming)
+    ):
+        # The shuffled discard pile: its order is chance's, card by card.
+        state = attrs.evolve(
+            state,
+            game_round_pile=sort_hand(state.discard_pile.cards),
+            discard_pile=Pile(),
+            shuffles=state.shuffles + 1,
+        )
+    if not state.game_round_pile:
+        return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
+    return state
+
+
 def _check_take_phase(state: GameState) -> None:
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     if state.phase is not Phase.TAKE_PILES:
+        if state.phase.is_chance:
+            _fail("R1", f"round {state.round} is in the {state.phase.value} phase: chance moves")
         _fail(
             "R1",
             f"the dealer piles of round {state.round} are gone; "
@@ -264,7 +349,9 @@ def _turn_player(state: GameState) -> tuple[int, PlayerState]:
         return seat, state.players[seat]
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
-    _fail("T1", f"cards are played in turns; round {state.round} is still taking dealer piles")
+    _fail(
+        "T1", f"cards are played in turns; round {state.round} is in the {state.phase.value} phase"
+    )
 
 
 def _check_good(good: object, rule: str) -> Good:
@@ -613,25 +700,26 @@ def _end_round(state: GameState) -> GameState:
     threshold = state.rules.end_threshold
     if any(len(p.value_pile) - p.feed_used >= threshold for p in state.players):
         return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
-    return form_piles(
-        GameState(
-            state.rules,
-            state.board,
-            state.cards,
-            state.seed,
-            state.shuffles,
-            state.round + 1,
-            (state.dealer + 1) % state.num_players,
-            Phase.TAKE_PILES,
-            None,
-            state.game_round_pile,
-            (),
-            state.discard_pile,
-            state.village_goods,
-            state.players,
-            NO_TURN,
-        )
+    following = GameState(
+        state.rules,
+        state.board,
+        state.cards,
+        state.seed,
+        state.shuffles,
+        state.round + 1,
+        (state.dealer + 1) % state.num_players,
+        Phase.TAKE_PILES,
+        None,
+        state.game_round_pile,
+        (),
+        state.discard_pile,
+        state.village_goods,
+        state.players,
+        NO_TURN,
     )
+    if state.rules.explicit_chance:
+        return start_forming(following)
+    return form_piles(following)
 
 
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

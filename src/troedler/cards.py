@@ -29,6 +29,7 @@ from troedler.errors import NotationError
 from troedler.goods import Goods
 
 __all__ = [
+    "CARD_TYPES",
     "EXTRA_GOOD",
     "ROUTE_CARDS",
     "SPECIAL_FEED",
@@ -42,6 +43,7 @@ __all__ = [
     "card_sort_key",
     "default_cards",
     "hand_count",
+    "hand_counts",
     "hand_index",
     "hand_without",
     "load_cards",
@@ -131,6 +133,9 @@ class RequestCard:
 Card = RouteCard | ExtraGoodCard | SpecialFeedCard | RequestCard
 """Any card of the game."""
 
+CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
+"""The classes of :data:`Card`, for checks of untrusted values."""
+
 EXTRA_GOOD = ExtraGoodCard()
 """The extra good (+1) card."""
 
@@ -176,6 +181,17 @@ def hand_count(hand: Sequence[Card], card: Card) -> int:
     return bisect.bisect_right(hand, key, key=_SORT_KEY) - bisect.bisect_left(
         hand, key, key=_SORT_KEY
     )
+
+
+def hand_counts(hand: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
+    """Each distinct card of the sorted ``hand`` once, in hand order, with its count."""
+    found: list[tuple[Card, int]] = []
+    for card in hand:
+        if found and found[-1][0].sort_key == card.sort_key:
+            found[-1] = (found[-1][0], found[-1][1] + 1)
+        else:
+            found.append((card, 1))
+    return tuple(found)
 
 
 def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...] | None:

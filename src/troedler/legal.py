@@ -227,25 +227,26 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
     if seat is not None and seat != state.current_player:
         rule = "R4" if state.phase is Phase.TAKE_PILES else "R5"
         raise IllegalMoveError(rule, f"seat {state.current_player} is to move, not seat {seat!r}")
+    # One isinstance check per case, so the commonest moves come first.
     match move:
-        case PlayRoute(kind, to, take):
-            return actions.play_route(state, kind, to, take)
+        case PlayRoute():
+            return actions.play_route(state, move.kind, move.to, move.take)
         case EndTurn():
             return actions.end_turn(state)
-        case TakePile(pile):
-            return actions.take_pile(state, pile)
-        case PlayRequest(request, delivered):
-            return actions.play_request(state, request, delivered)
-        case DiscardCard(card):
-            return actions.discard_card(state, card)
-        case PlayFeedMove(to, take):
-            return actions.play_feed_move(state, to, take)
-        case PlayExtraGood(good):
-            return actions.play_extra_good(state, good)
-        case PlayFeedExtraGood(good):
-            return actions.play_feed_extra_good(state, good)
-        case DiscardPile(pile):
-            return actions.discard_pile(state, pile)
+        case TakePile():
+            return actions.take_pile(state, move.pile)
+        case PlayRequest():
+            return actions.play_request(state, move.request, move.delivered)
+        case DiscardCard():
+            return actions.discard_card(state, move.card)
+        case PlayFeedMove():
+            return actions.play_feed_move(state, move.to, move.take)
+        case PlayExtraGood():
+            return actions.play_extra_good(state, move.good)
+        case PlayFeedExtraGood():
+            return actions.play_feed_extra_good(state, move.good)
+        case DiscardPile():
+            return actions.discard_pile(state, move.pile)
     raise AssertionError("unreachable: every move type has a case")  # pragma: no cover
 
 

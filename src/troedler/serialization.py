@@ -78,7 +78,7 @@ def fingerprint(board: Board, cards: CardCatalogue) -> str:
 
 def rules_to_data(rules: Rules) -> dict[str, Any]:
     """The rules as a JSON-ready table."""
-    return {
+    data: dict[str, Any] = {
         "num_players": rules.num_players,
         "end_threshold": rules.end_threshold,
         "two_player_rules": rules.two_player_rules,
@@ -87,6 +87,10 @@ def rules_to_data(rules: Rules) -> dict[str, Any]:
         "setup_feed": rules.setup_feed,
         "reshuffle_mid_forming": rules.reshuffle_mid_forming,
     }
+    # Written only when on, so that seeded games read as before.
+    if rules.explicit_chance:
+        data["explicit_chance"] = True
+    return data
 
 
 def _codes(cards: Any) -> list[str]:
@@ -186,7 +190,8 @@ def check_version(top: Fields, expected_format: str, newest: int) -> int:
 
 def rules_from_data(fields: Fields) -> Rules:
     """Rules from their JSON table."""
-    fields.only(*rules_to_data(Rules.for_players(2)))
+    fields.only(*rules_to_data(Rules.for_players(2, explicit_chance=True)))
+    explicit = fields.boolean("explicit_chance") if "explicit_chance" in fields.table else False
     try:
         return Rules(
             num_players=fields.integer("num_players", 2, 4),
@@ -196,6 +201,7 @@ def rules_from_data(fields: Fields) -> Rules:
             setup_requests=fields.integer("setup_requests", 0, 26),
             setup_feed=fields.integer("setup_feed", 0, 24),
             reshuffle_mid_forming=fields.boolean("reshuffle_mid_forming"),
+            explicit_chance=explicit,
         )
     except ConfigurationError as error:
         raise fields.error("", str(error)) from None
@@ -354,7 +360,10 @@ def _check_conservation(top: Fields, state: GameState) -> None:
         counts.update(goods)
     for player in state.players:
         counts.update(player.goods)
-    wrong = [good for good in Good if counts[good] != TOTAL_GOODS // len(Good)]
+    per_kind = TOTAL_GOODS // len(Good)
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    in_bag = state.phase is Phase.SET_UP
+    wrong = [g for g in Good if counts[g] > per_kind or (counts[g] < per_kind and not in_bag)]
     if wrong:
         good = wrong[0]
         raise top.error(

@@ -49,13 +49,22 @@ TOTAL_GOODS = 48
 class Phase(enum.Enum):
     """Where the game stands (R1).
 
-    Forming the dealer piles takes no decision, so the engine does it at once
-    and a state is never left in that phase.
+    Setting up and forming the dealer piles take no decision: a seeded game
+    does them at once and never stops in those phases. A game with explicit
+    chance (:func:`troedler.explicit.new_explicit_game`) waits in them for
+    each good or card that chance turns up.
     """
 
+    SET_UP = "set up"
+    FORM_PILES = "form piles"
     TAKE_PILES = "take piles"
     PLAY_TURNS = "play turns"
     GAME_OVER = "game over"
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance, not a player, decides what happens next."""
+        return self is Phase.SET_UP or self is Phase.FORM_PILES
 
 
 # Records built at every move carry no weak-reference slot: they are values,
@@ -209,7 +218,8 @@ def problems(state: GameState) -> list[str]:
     if len(state.village_goods) != len(state.board.villages):
         problems.append("village_goods does not match the board")
     goods = sum(len(g) for g in state.village_goods) + sum(len(p.goods) for p in state.players)
-    if goods != TOTAL_GOODS:
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    if goods != TOTAL_GOODS and not (state.phase is Phase.SET_UP and goods < TOTAL_GOODS):
         problems.append(f"{goods} goods in the game, not {TOTAL_GOODS}")
     places = cards_in_state(state)
     for seat, player in enumerate(state.players):
@@ -231,9 +241,9 @@ def problems(state: GameState) -> list[str]:
         )
     if not 0 <= state.dealer < n:
         problems.append(f"dealer {state.dealer} is not a seat")
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is Phase.GAME_OVER or state.phase.is_chance:
         if state.current_player is not None:
-            problems.append("the game is over but a player is to move")
+            problems.append(f"no player is to move in the {state.phase.value} phase")
     elif state.current_player is None or not 0 <= state.current_player < n:
         problems.append(f"current player {state.current_player} is not a seat")
     if state.phase is Phase.TAKE_PILES:
@@ -252,6 +262,9 @@ def problems(state: GameState) -> list[str]:
                 problems.append(
                     f"seat {taker} takes the next pile, not seat {state.current_player}"
                 )
+    elif state.phase is Phase.FORM_PILES:
+        if len(state.dealer_piles) != n + 1:
+            problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
     elif state.dealer_piles:
         problems.append("dealer piles lie on the table outside the take-piles phase")
     if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:

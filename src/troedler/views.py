@@ -33,14 +33,12 @@ from troedler.legal import legal_moves
 from troedler.moves import Move
 from troedler.pile import Pile
 from troedler.rules import Rules
+from troedler.setup import SETUP_SHUFFLES
 from troedler.state import GameState, Phase, PlayerState, Turn, cards_in_play
 
-__all__ = ["SETUP_SHUFFLES", "Observation", "Recall", "determinize", "observe"]
+__all__ = ["Observation", "Recall", "determinize", "observe"]
 
 Recall = Literal["perfect", "table"]
-
-SETUP_SHUFFLES = 4
-"""Shuffles made by the set-up (goods, chosen requests, discard pile, game-round pile)."""
 
 
 @attrs.frozen
@@ -95,6 +93,8 @@ class Observation:
 
 def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
+    if state.phase is Phase.SET_UP:  # chance is still laying it
+        return len(state.discard_pile)
     portion = state.rules.setup_requests + state.rules.setup_feed
     # A state built by hand may lack the set-up pile: then nothing is hidden.
     if state.shuffles != SETUP_SHUFFLES or len(state.discard_pile) < portion:
