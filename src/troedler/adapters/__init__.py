@@ -1,0 +1,12 @@
+"""Adapters that bring troedler to reinforcement-learning libraries.
+
+- :mod:`troedler.adapters.actions`: a fixed integer id for every move of a
+  board and card catalogue (no dependencies beyond troedler).
+- :mod:`troedler.adapters.tensors`: observations as flat ``float32`` arrays
+  (needs numpy).
+- :mod:`troedler.adapters.pettingzoo`: a PettingZoo AEC environment (needs
+  numpy, gymnasium and pettingzoo: ``pip install 'troedler[rl]'``).
+
+The core never imports this package, and this package imports numpy and
+the RL libraries only in the modules that need them.
+"""

@@ -1,0 +1,162 @@
+"""Observation tensors: fixed length, finite, and only what the seat may know (I1-I3)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import attrs
+import pytest
+
+from tests.helpers import position
+from tests.reachable import reachable_states
+from troedler import (
+    SPECIAL_FEED,
+    ConfigurationError,
+    Observation,
+    Phase,
+    RequestCard,
+    determinize,
+    new_game,
+    observe,
+)
+from troedler.views import Recall
+
+np = pytest.importorskip("numpy")
+
+from troedler.adapters.tensors import (  # noqa: E402 - after the skip without numpy
+    observation_tensor,
+    tensor_layout_for,
+)
+
+RECALLS: tuple[Recall, ...] = ("table", "perfect")
+EXPECTED_SIZES = {2: 540, 3: 677, 4: 814}
+
+
+def test_the_layout_covers_the_tensor_with_named_slices() -> None:
+    for players, size in EXPECTED_SIZES.items():
+        layout = tensor_layout_for(players)
+        assert layout.size == size
+        assert layout.slices[0].start == 0 and layout.slices[-1].stop == size
+        for before, after in itertools.pairwise(layout.slices):
+            assert before.stop == after.start
+        for part in layout.slices:
+            assert part.size == int(np.prod(part.shape)) and part.description
+        assert len({part.name for part in layout.slices}) == len(layout.slices)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_I3_length_is_constant_and_values_finite_over_reachable_states(players: int) -> None:
+    size = EXPECTED_SIZES[players]
+    rng = random.Random(players)
+    phases: Counter[object] = Counter()
+    for state in reachable_states(players, seed=10 + players, count=2500):
+        phases[state.phase] += 1
+        phases["discards due"] += state.turn.discards_due > 0
+        for recall in RECALLS:
+            tensor = observation_tensor(observe(state, rng.randrange(players), recall=recall))
+            assert tensor.shape == (size,) and tensor.dtype == np.float32
+            assert np.isfinite(tensor).all() and (tensor >= 0).all()
+    # Every phase came up, the end of the game and pending discards included.
+    assert phases[Phase.GAME_OVER] >= 1 and phases[Phase.TAKE_PILES] > 100
+    assert phases["discards due"] > 20
+
+
+def _check_slices(seen: Observation) -> None:
+    """Each named slice holds what the observation says, in relative seat order."""
+    layout = tensor_layout_for(seen.rules.num_players)
+    views = layout.views(observation_tensor(seen))
+    n = seen.rules.num_players
+    types = layout.card_types
+
+    def counts(cards: object) -> list[float]:
+        counter = Counter(card for card in cards if card is not None)  # type: ignore[attr-defined]
+        return [float(counter[card]) for card in types]
+
+    villages = [v.name for v in seen.board.villages]
+    assert views["seat"].tolist() == [float(s == seen.seat) for s in range(n)]
+    assert views["round"].tolist() == [seen.round]
+    assert views["recall"].tolist() == [float(seen.recall == "perfect")]
+    assert views["discards_due"].tolist() == [seen.discards_due]
+    for row in range(n):
+        seat = (seen.seat + row) % n
+        assert views["carts"][row].tolist() == [float(v == seen.carts[seat]) for v in villages]
+        assert views["goods"][row].tolist() == list(seen.goods[seat].counts)
+        assert views["hand_sizes"][row] == seen.hand_sizes[seat]
+        hand = seen.hands[seat]
+        assert views["hands_known"][row] == (hand is not None)
+        assert views["hands"][row].tolist() == counts(hand or ())
+        pile = seen.value_piles[seat]
+        assert views["value_piles"][row].tolist() == counts(pile or ())
+        if pile is not None:
+            requests = [card for card in pile if isinstance(card, RequestCard)]
+            assert views["requests_fulfilled"][row] == len(requests)
+            assert views["request_points"][row] == sum(card.points for card in requests)
+            assert views["feed_used"][row] == pile.count(SPECIAL_FEED)
+    assert views["dealer"][(seen.dealer - seen.seat) % n] == 1 and views["dealer"].sum() == 1
+    for i, goods in enumerate(seen.village_goods):
+        assert views["village_goods"][i].tolist() == list(goods.counts)
+    assert views["played"].tolist() == counts(seen.played)
+    assert views["discard_pile"].tolist() == counts(seen.discard_pile)
+    assert views["discard_pile_unknown"][0] == seen.discard_pile.count(None)
+    for i, dealer_pile in enumerate(seen.dealer_piles):
+        assert views["dealer_piles"][i].tolist() == counts(dealer_pile or ())
+        assert views["dealer_piles_present"][i] == (dealer_pile is not None)
+    assert views["game_round_pile_size"][0] == seen.game_round_pile_size
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_slices_hold_what_the_observation_says(players: int) -> None:
+    for i, state in enumerate(reachable_states(players, seed=30 + players, count=300)):
+        for recall in RECALLS:
+            _check_slices(observe(state, i % players, recall=recall))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_I2_states_a_seat_cannot_tell_apart_give_it_equal_tensors(players: int) -> None:
+    rng = random.Random(players)
+    differed = 0
+    for i, state in enumerate(reachable_states(players, seed=50 + players, count=400)):
+        if i % 4 or state.is_over:
+            continue
+        seat = rng.randrange(players)
+        for recall in RECALLS:
+            seen = observe(state, seat, recall=recall)
+            other = determinize(seen, rng)
+            differed += other.players != state.players or other.game_round_pile != (
+                state.game_round_pile
+            )
+            again = observe(other, seat, recall=recall)
+            assert np.array_equal(observation_tensor(again), observation_tensor(seen))
+    assert differed > 50  # the hidden cards really were dealt differently
+
+
+def test_what_a_seat_sees_changes_its_tensor() -> None:
+    """The negative side: a visible difference is never lost in the tensor."""
+    a = position(hand="bridge AAB:5", goods="A", cart="Aberlour")
+    b = position(hand="ferry AAB:5", goods="A", cart="Aberlour")
+    c = position(hand="bridge AAB:5", goods="B", cart="Aberlour")
+    tensors = [observation_tensor(observe(s, 0, recall="table")) for s in (a, b, c)]
+    assert not np.array_equal(tensors[0], tensors[1])
+    assert not np.array_equal(tensors[0], tensors[2])
+    # Another seat does not see seat 0's hand with the table view, but does see its goods.
+    others = [observation_tensor(observe(s, 1, recall="table")) for s in (a, b, c)]
+    assert np.array_equal(others[0], others[1])
+    assert not np.array_equal(others[0], others[2])
+
+
+def test_the_round_may_pass_255() -> None:
+    late = attrs.evolve(new_game(3, seed=1), round=300)
+    views = tensor_layout_for(3).views(observation_tensor(observe(late, 0)))
+    assert views["round"].tolist() == [300.0]
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="expected an Observation"):
+        observation_tensor("seen")  # type: ignore[arg-type]
+    seen = observe(new_game(3, seed=1), 0)
+    with pytest.raises(ConfigurationError, match="another game"):
+        tensor_layout_for(4).encode(seen)
+    with pytest.raises(ConfigurationError):
+        tensor_layout_for(5)
