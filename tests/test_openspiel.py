@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import base64
+import json
 import random
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402 - after the skip
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
 from open_spiel.python.bots.uniform_random import UniformRandomBot  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
+from open_spiel.python.rl_environment import Environment  # noqa: E402
 
 import troedler.adapters.openspiel  # noqa: E402, F401 - registers python_troedler
 from troedler.adapters.actions import action_layout  # noqa: E402
@@ -539,3 +543,35 @@ def test_the_documented_example_runs() -> None:
     assert blocks
     for block in blocks:
         exec(compile(block, "docs/openspiel.md", "exec"), {})  # noqa: S102 - our own docs
+
+
+def test_rl_environment_plays_episodes_with_the_win_shares_as_rewards() -> None:
+    environment = Environment(_load(3, max_rounds=1), seed=22)
+    rng = random.Random(23)
+    spec = environment.action_spec()
+    assert spec["num_actions"] == 2441
+    for _ in range(2):
+        step = environment.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            assert len(step.observations["info_state"][player]) == tensor_layout_for(3).size
+            step = environment.step([legal[rng.randrange(len(legal))]])
+        assert sum(step.rewards) == 1.0
+
+
+def test_quick_openspiel_benchmark_reports_every_figure() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "openspiel.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    for players in PLAYERS:
+        for key in ("random_sim_test_s", "chance_step_us", "decision_step_us", "clone_us"):
+            assert figures[f"{key}_{players}p"] > 0
+        chance_nodes = figures[f"chance_nodes_{players}p"]
+        assert chance_nodes[1] <= chance_nodes[0] <= chance_nodes[2]
+    match = figures["ismcts_match"]
+    assert match["openspiel_ismcts_win_share"] + match["troedler_ismcts_win_share"] == 1.0

@@ -213,7 +213,7 @@ class Position:
     game: GameState
     log: str = ""
     _text: str | None = attrs.field(default=None, init=False, repr=False)
-    _ids: list[int] | None = attrs.field(default=None, init=False, repr=False)
+    _ids: tuple[int, ...] | None = attrs.field(default=None, init=False, repr=False)
 
     @property
     def capped(self) -> bool:
@@ -226,14 +226,14 @@ class Position:
         game = self.game
         return game.is_over or game.round > self.table.max_rounds
 
-    def legal_action_ids(self) -> list[int]:
+    def legal_action_ids(self) -> tuple[int, ...]:
         """The player's legal action ids, ascending (empty at chance and at the end)."""
         ids = self._ids
         if ids is None:
             if self.is_terminal or self.game.current_player is None:
-                ids = []
+                ids = ()
             else:
-                ids = list(self.table.actions.legal_action_ids(self.game))
+                ids = self.table.actions.legal_action_ids(self.game)
             object.__setattr__(self, "_ids", ids)
         return ids
 
@@ -339,7 +339,7 @@ class TroedlerState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         seat = game.current_player
         return _CHANCE if seat is None else seat
 
-    def _legal_actions(self, player: int) -> list[int]:
+    def _legal_actions(self, player: int) -> tuple[int, ...]:
         return self._position.legal_action_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
