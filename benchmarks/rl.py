@@ -11,7 +11,9 @@ What is measured, for 2, 3 and 4 players:
   calls are timed: ``last()`` builds the acting agent's observation tensor
   and action mask, ``step()`` applies the move. The action is drawn uniformly
   from the mask, outside the timing. Episodes are cut at round 30, as in the
-  engine playout, and a new one starts (its ``reset`` is not timed).
+  engine playout, and a new one starts (its ``reset`` is not timed). The
+  environment and the engine play in turns of 200 steps, so that a shared
+  machine's changing load falls on both alike.
 - the same through :func:`troedler.adapters.pettingzoo.env`, with the
   standard wrappers;
 - µs per engine decision in the same process: ``legal_moves`` listed, one
@@ -42,46 +44,81 @@ REPEATS = 5
 ROUND_CAP = 30
 
 
-def env_step_us(players: int, steps: int, seed: int, *, wrapped: bool) -> float:
-    """µs per ``last()`` + ``step()`` of random masked play."""
-    game: Any = (env if wrapped else TroedlerEnv)(players=players, max_rounds=ROUND_CAP)
-    rng = random.Random(seed)
-    clock = time.perf_counter
-    spent = 0.0
-    done = 0
-    game.reset(seed=seed)
-    while done < steps:
-        t0 = clock()
-        observation, _reward, termination, truncation, _info = game.last()
-        t1 = clock()
-        if termination or truncation:
-            game.reset(seed=seed * 1000 + done)
-            continue
-        legal = np.flatnonzero(observation["action_mask"])
-        action = int(legal[rng.randrange(len(legal))])
-        t2 = clock()
-        game.step(action)
-        spent += (clock() - t2) + (t1 - t0)
-        done += 1
-    return spent / steps * 1e6
+class EnvPlay:
+    """Random masked play in an environment, timed in chunks of steps."""
+
+    def __init__(self, players: int, seed: int, *, wrapped: bool) -> None:
+        self.game: Any = (env if wrapped else TroedlerEnv)(players=players, max_rounds=ROUND_CAP)
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.games = 0
+        self.game.reset(seed=seed)
+
+    def run(self, steps: int) -> float:
+        """Seconds spent in ``last()`` and ``step()`` over ``steps`` steps."""
+        game, rng, clock = self.game, self.rng, time.perf_counter
+        spent = 0.0
+        done = 0
+        while done < steps:
+            t0 = clock()
+            observation, _reward, termination, truncation, _info = game.last()
+            t1 = clock()
+            if termination or truncation:
+                self.games += 1
+                game.reset(seed=self.seed * 1000 + self.games)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            action = int(legal[rng.randrange(len(legal))])
+            t2 = clock()
+            game.step(action)
+            spent += (clock() - t2) + (t1 - t0)
+            done += 1
+        return spent
 
 
-def engine_decision_us(players: int, decisions: int, seed: int) -> float:
-    """µs per ``legal_moves`` + ``apply_move`` of random play."""
-    rng = random.Random(seed)
-    clock = time.perf_counter
-    spent = 0.0
-    game = 0
-    state = new_game(players, seed=seed)
-    for _ in range(decisions):
-        if state.is_over or state.round > ROUND_CAP:
-            game += 1
-            state = new_game(players, seed=seed * 1000 + game)
-        t0 = clock()
-        moves = legal_moves(state)
-        state = apply_move(state, moves[rng.randrange(len(moves))])
-        spent += clock() - t0
-    return spent / decisions * 1e6
+class EnginePlay:
+    """Random play with the engine alone, timed in chunks of decisions."""
+
+    def __init__(self, players: int, seed: int) -> None:
+        self.players = players
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.games = 0
+        self.state = new_game(players, seed=seed)
+
+    def run(self, decisions: int) -> float:
+        """Seconds spent in ``legal_moves`` and ``apply_move`` over ``decisions``."""
+        rng, clock = self.rng, time.perf_counter
+        state = self.state
+        spent = 0.0
+        for _ in range(decisions):
+            if state.is_over or state.round > ROUND_CAP:
+                self.games += 1
+                state = new_game(self.players, seed=self.seed * 1000 + self.games)
+            t0 = clock()
+            moves = legal_moves(state)
+            state = apply_move(state, moves[rng.randrange(len(moves))])
+            spent += clock() - t0
+        self.state = state
+        return spent
+
+
+def step_and_decision_us(players: int, steps: int, seed: int) -> tuple[float, float, float]:
+    """µs per raw env step, per wrapped env step and per engine decision.
+
+    The three run in turns of 200 steps, so that a shared machine's changing
+    load falls on all three alike.
+    """
+    raw, wrapped = EnvPlay(players, seed, wrapped=False), EnvPlay(players, seed, wrapped=True)
+    engine = EnginePlay(players, seed)
+    spent = [0.0, 0.0, 0.0]
+    chunk = 200
+    for _ in range(max(1, steps // chunk)):
+        spent[0] += raw.run(chunk)
+        spent[1] += wrapped.run(chunk)
+        spent[2] += engine.run(chunk)
+    total = max(1, steps // chunk) * chunk
+    return spent[0] / total * 1e6, spent[1] / total * 1e6, spent[2] / total * 1e6
 
 
 def tensor_us(players: int, calls: int, seed: int) -> dict[str, float]:
@@ -113,15 +150,7 @@ def rl_figures(quick: bool = False) -> dict[str, float]:
     figures: dict[str, float] = {}
     seeds = range(1, REPEATS + 1)
     for players in (2, 3, 4):
-        # Interleaved, so that both see the same load on a shared machine.
-        runs = [
-            (
-                env_step_us(players, steps, seed, wrapped=False),
-                env_step_us(players, steps, seed, wrapped=True),
-                engine_decision_us(players, steps, seed),
-            )
-            for seed in seeds
-        ]
+        runs = [step_and_decision_us(players, steps, seed) for seed in seeds]
         raw, wrapped, engine = (statistics.median(run[i] for run in runs) for i in range(3))
         figures[f"env_step_us_{players}p"] = raw
         figures[f"wrapped_env_step_us_{players}p"] = wrapped

@@ -283,3 +283,14 @@ def test_hostile_ids_and_moves_raise_only_illegal_move_errors(value: object) -> 
             call(value)  # type: ignore[operator]
         except IllegalMoveError as error:
             assert len(str(error)) < 160
+
+
+def test_chance_nodes_have_no_legal_ids_and_refuse_every_id() -> None:
+    from troedler.explicit import is_chance_node, new_explicit_game
+
+    state = new_explicit_game(3)
+    assert is_chance_node(state)
+    assert LAYOUT.legal_action_ids(state) == ()
+    for action in (0, LAYOUT.section("end turn").start):
+        with pytest.raises(IllegalMoveError):
+            LAYOUT.move_for(action, state)

@@ -17,10 +17,13 @@ from troedler import (
     Observation,
     Phase,
     RequestCard,
+    apply_move,
     determinize,
+    legal_moves,
     new_game,
     observe,
 )
+from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
 from troedler.views import Recall
 
 np = pytest.importorskip("numpy")
@@ -31,7 +34,7 @@ from troedler.adapters.tensors import (  # noqa: E402 - after the skip without n
 )
 
 RECALLS: tuple[Recall, ...] = ("table", "perfect")
-EXPECTED_SIZES = {2: 540, 3: 677, 4: 814}
+EXPECTED_SIZES = {2: 542, 3: 679, 4: 816}
 
 
 def test_the_layout_covers_the_tensor_with_named_slices() -> None:
@@ -63,6 +66,27 @@ def test_I3_length_is_constant_and_values_finite_over_reachable_states(players: 
     assert phases["discards due"] > 20
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_states_of_explicit_chance_give_tensors_of_the_same_length(players: int) -> None:
+    rng = random.Random(players)
+    state = new_explicit_game(players)
+    phases = set()
+    for _ in range(400):
+        phases.add(state.phase)
+        for seat in range(players):
+            for recall in RECALLS:
+                seen = observe(state, seat, recall=recall)
+                tensor = observation_tensor(seen)
+                assert tensor.shape == (EXPECTED_SIZES[players],) and np.isfinite(tensor).all()
+                _check_slices(seen)
+        if is_chance_node(state):
+            outcomes, weights = zip(*chance_outcomes(state), strict=True)
+            state = apply_chance(state, rng.choices(outcomes, weights)[0])
+        else:
+            state = apply_move(state, rng.choice(legal_moves(state)))
+    assert {Phase.SET_UP, Phase.FORM_PILES, Phase.TAKE_PILES, Phase.PLAY_TURNS} <= phases
+
+
 def _check_slices(seen: Observation) -> None:
     """Each named slice holds what the observation says, in relative seat order."""
     layout = tensor_layout_for(seen.rules.num_players)
@@ -78,6 +102,7 @@ def _check_slices(seen: Observation) -> None:
     assert views["seat"].tolist() == [float(s == seen.seat) for s in range(n)]
     assert views["round"].tolist() == [seen.round]
     assert views["recall"].tolist() == [float(seen.recall == "perfect")]
+    assert views["phase"].tolist() == [float(phase is seen.phase) for phase in Phase]
     assert views["discards_due"].tolist() == [seen.discards_due]
     for row in range(n):
         seat = (seen.seat + row) % n

@@ -53,7 +53,7 @@ from troedler.setup import new_game
 from troedler.state import GameState
 from troedler.views import Recall, observe
 
-__all__ = ["ILLEGAL_MOVE_REWARD", "TroedlerEnv", "env", "raw_env", "rewards_for"]
+__all__ = ["ILLEGAL_MOVE_REWARD", "EnvObservation", "TroedlerEnv", "env", "raw_env", "rewards_for"]
 
 ILLEGAL_MOVE_REWARD = -1.0
 """What :func:`env`'s illegal-move wrapper gives an agent that picks a masked-out action."""
@@ -63,7 +63,8 @@ RENDER_MODES = ("ansi",)
 
 _SEED_BOUND = 2**63
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy converts a type name on every call
-Observation = dict[str, npt.NDArray[Any]]
+EnvObservation = dict[str, npt.NDArray[Any]]
+"""What observe() gives: the tensor under "observation", the mask under "action_mask"."""
 
 
 def rewards_for(result: Outcome) -> tuple[float, ...]:
@@ -139,7 +140,7 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         self.np_random: np.random.Generator | None = None
         self.game: GameState | None = None
         """The game state; None before the first reset."""
-        self._views: dict[str, Observation] = {}
+        self._views: dict[str, EnvObservation] = {}
         self._legal: tuple[list[int], tuple[Move, ...]] | None = None
         """The ids and moves of the agent to act, once observed."""
 
@@ -152,7 +153,10 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; with ``seed``, reseed the env's generator first."""
+        """Start a new game; with ``seed``, reseed the env's generator first.
+
+        ``options`` are accepted, as PettingZoo asks, and ignored.
+        """
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         players = self.rules.num_players
@@ -171,7 +175,7 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         self._skip_agent_selection = None
         self._moved()
 
-    def observe(self, agent: str) -> Observation:
+    def observe(self, agent: str) -> EnvObservation:
         """What ``agent`` knows now, as a tensor, and its action mask."""
         view = self._views.get(agent)
         if view is not None:

@@ -51,7 +51,8 @@ __all__ = [
     "tensor_layout_for",
 ]
 
-_TAKE_PILES, _PLAY_TURNS = Phase.TAKE_PILES, Phase.PLAY_TURNS
+_PHASES = tuple(Phase)
+_TAKE_PILES, _PLAY_TURNS = _PHASES.index(Phase.TAKE_PILES), _PHASES.index(Phase.PLAY_TURNS)
 _SORT_KEY = operator.attrgetter("sort_key")
 # dtype objects, not the type names: numpy converts a name on every call.
 _BYTE, _FLOAT = np.dtype(np.uint8), np.dtype(np.float32)
@@ -83,7 +84,7 @@ def _slice_specs(players: int, villages: int, types: int) -> list[tuple[str, tup
         ("seat", (n,), "the observing seat, one-hot (absolute seat number)"),
         ("recall", (1,), "1 with perfect recall, 0 with the table view"),
         ("round", (1,), "the round number, from 1"),
-        ("phase", (3,), "take piles, play turns, game over: one-hot"),
+        ("phase", (len(_PHASES),), "set up, form piles, take piles, play turns, game over"),
         ("dealer", (n,), "the dealer, one-hot by relative seat"),
         ("current_player", (n,), "the seat to decide, one-hot by relative seat; 0 once over"),
         ("discards_due", (1,), "cards the current player still has to discard (T7)"),
@@ -216,8 +217,15 @@ class TensorLayout:
         buf[seat_at + me] = 1
         if o.recall == "perfect":
             buf[recall_at] = 1
-        phase = o.phase  # by identity: hashing an Enum member runs Python code
-        buf[phase_at + (0 if phase is _TAKE_PILES else 1 if phase is _PLAY_TURNS else 2)] = 1
+        # The two phases of nearly every state first, by identity: hashing an
+        # Enum member runs Python code.
+        phase = o.phase
+        if phase is Phase.PLAY_TURNS:
+            buf[phase_at + _PLAY_TURNS] = 1
+        elif phase is Phase.TAKE_PILES:
+            buf[phase_at + _TAKE_PILES] = 1
+        else:
+            buf[phase_at + _PHASES.index(phase)] = 1
         buf[dealer_at + (o.dealer - me) % n] = 1
         if o.current_player is not None:
             buf[current_at + (o.current_player - me) % n] = 1
