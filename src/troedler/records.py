@@ -68,7 +68,8 @@ class GameResult:
         )
 
 
-@attrs.frozen
+# repr=False: the generated repr lists every move.
+@attrs.frozen(repr=False)
 class GameRecord:
     """A whole game, or its beginning, as it can be stored and replayed."""
 
@@ -83,6 +84,32 @@ class GameRecord:
     """Every move in notation, in the order made."""
     result: GameResult | None
     """None while the game is not over."""
+
+    def __repr__(self) -> str:
+        if self.result is None:
+            end = "not finished"
+        else:
+            end = "won by " + ", ".join(f"seat {seat}" for seat in self.result.winners)
+        return (
+            f"<GameRecord: {len(self.seats)} players, seed {self.seed}, "
+            f"{len(self.moves)} moves, {end}>"
+        )
+
+    def _repr_svg_(self) -> str | None:
+        """The game's last position as a picture, for Jupyter; None if it does
+        not replay on troedler's own board and cards."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        try:
+            states = replay(self)
+        except FormatError:
+            return None
+        if not self.moves:
+            return board(states[0], names=self.seats, size=900)
+        last = parse_move(self.moves[-1], states[-2])
+        return board(states[-1], last_move=last, before=states[-2], names=self.seats, size=900)
 
     @property
     def format_version(self) -> int:

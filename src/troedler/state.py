@@ -115,7 +115,8 @@ class Turn:
 NO_TURN = Turn()
 
 
-@attrs.frozen(weakref_slot=False)
+# repr=False: the generated repr lists every card and runs to 12,000 characters.
+@attrs.frozen(weakref_slot=False, repr=False)
 class GameState:
     """The whole game at one moment. Build one with :func:`troedler.new_game`."""
 
@@ -152,6 +153,21 @@ class GameState:
     def is_over(self) -> bool:
         """Whether the game has ended (E1)."""
         return self.phase is Phase.GAME_OVER
+
+    def __repr__(self) -> str:
+        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
+        return (
+            f"<GameState: {self.num_players} players, round {self.round}, "
+            f"{self.phase.value}{to_move}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The position as a picture, for Jupyter."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        return board(self, size=900)
 
     def goods_in(self, village: str) -> Goods:
         """The goods lying in ``village``."""

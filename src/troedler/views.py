@@ -41,7 +41,8 @@ __all__ = ["Observation", "Recall", "determinize", "observe"]
 Recall = Literal["perfect", "table"]
 
 
-@attrs.frozen
+# repr=False: the generated repr lists every card and legal move.
+@attrs.frozen(repr=False)
 class Observation:
     """What one seat knows of a game at one moment.
 
@@ -90,6 +91,21 @@ class Observation:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
 
+    def __repr__(self) -> str:
+        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
+        return (
+            f"<Observation of seat {self.seat} ({self.recall} recall): {len(self.carts)} players, "
+            f"round {self.round}, {self.phase.value}{to_move}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """What the seat knows as a picture, for Jupyter: nothing more is drawn."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        return board(self, size=900)
+
 
 def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
@@ -115,21 +131,31 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     if recall not in ("perfect", "table"):
         raise ConfigurationError(f"recall is 'perfect' or 'table', not {recall!r}")
     perfect = recall == "perfect"
-    players = state.players
-
-    def hidden_but_top(cards: tuple[Card, ...]) -> tuple[Card | None, ...]:
-        return (None,) * (len(cards) - 1) + cards[-1:]
-
+    pile = state.discard_pile
     if perfect:
         piles: tuple[tuple[Card | None, ...] | None, ...] = state.dealer_piles
-        discard: tuple[Card | None, ...] = state.discard_pile.cards
+        discard: tuple[Card | None, ...] = pile.cards
         hidden = _setup_portion(state)
         if hidden:
             # The set-up pile was seen only from above (I2): all but its top.
             discard = (None,) * (hidden - 1) + discard[hidden - 1 :]
     else:
-        piles = tuple(None if pile is None else hidden_but_top(pile) for pile in state.dealer_piles)
-        discard = hidden_but_top(state.discard_pile.cards)
+        piles = tuple(
+            None if dealt is None else (None,) * (len(dealt) - 1) + dealt[-1:]
+            for dealt in state.dealer_piles
+        )
+        # Only the top lies visible: the pile need not be walked.
+        discard = (None,) * (len(pile) - 1) + (pile.top,) if pile else ()
+    carts, goods, hands, hand_sizes, value_piles, value_pile_sizes = [], [], [], [], [], []
+    for other, player in enumerate(state.players):
+        known = perfect or other == seat
+        carts.append(player.cart)
+        goods.append(player.goods)
+        hands.append(player.hand if known else None)
+        hand_sizes.append(len(player.hand))
+        value_piles.append(player.value_pile if known else None)
+        value_pile_sizes.append(len(player.value_pile))
+    turn = state.turn
     return Observation(
         seat=seat,
         recall=recall,
@@ -142,18 +168,16 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
         current_player=state.current_player,
         shuffles=state.shuffles,
         village_goods=state.village_goods,
-        carts=tuple(p.cart for p in players),
-        goods=tuple(p.goods for p in players),
-        played=state.turn.played,
-        delivered_to=state.turn.delivered_to,
-        discards_due=state.turn.discards_due,
-        last_discard=state.turn.last_discard,
-        hands=tuple(p.hand if perfect or s == seat else None for s, p in enumerate(players)),
-        hand_sizes=tuple(len(p.hand) for p in players),
-        value_piles=tuple(
-            p.value_pile if perfect or s == seat else None for s, p in enumerate(players)
-        ),
-        value_pile_sizes=tuple(len(p.value_pile) for p in players),
+        carts=tuple(carts),
+        goods=tuple(goods),
+        played=turn.played,
+        delivered_to=turn.delivered_to,
+        discards_due=turn.discards_due,
+        last_discard=turn.last_discard,
+        hands=tuple(hands),
+        hand_sizes=tuple(hand_sizes),
+        value_piles=tuple(value_piles),
+        value_pile_sizes=tuple(value_pile_sizes),
         dealer_piles=piles,
         discard_pile=discard,
         game_round_pile_size=len(state.game_round_pile),
