@@ -16,6 +16,8 @@ What is measured:
 - the board picture (``troedler.svg.board``) of 4-player positions along a
   bot game: its size in bytes and the ms to draw one, whole state and one
   seat's observation; and the bytes of that game's HTML replay;
+- with the ``rl`` extra: PettingZoo environment steps against engine decisions,
+  and the cost of an observation tensor (``benchmarks/rl.py``);
 - python-chess, if installed (``pip install -e '.[bench]'``): one random ply
   (``list(board.legal_moves)`` and ``board.push(move)``) over random games
   from the start position, and our ratio to it.
@@ -206,6 +208,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     figures["bytes_per_state_4p"] = statistics.median(
         bytes_per_state(4, int(5_000 * scale), seed) for seed in range(1, REPEATS + 1)
     )
+    try:
+        from rl import rl_figures  # noqa: PLC0415 (needs the rl extra)
+    except ImportError:
+        pass
+    else:
+        figures.update(rl_figures(args.quick))
     pictures = [picture_figures(seed, max(3, int(50 * scale))) for seed in range(1, 4)]
     for key in pictures[0]:
         figures[key] = statistics.median(run[key] for run in pictures)
@@ -245,6 +253,14 @@ def _print_table(f: dict[str, Any]) -> None:
         f"(observation {f['svg_observation_ms_4p']:.1f} ms); HTML replay "
         f"{f['replay_html_bytes_4p'] / 1e6:.2f} MB for {f['replay_html_steps_4p']:.0f} steps"
     )
+    if "env_step_us_4p" in f:
+        steps = ", ".join(
+            f"{f[f'env_step_us_{p}p']:.1f} µs = {f[f'step_per_decision_{p}p']:.2f} decisions "
+            f"({p} players)"
+            for p in (2, 3, 4)
+        )
+        print(f"PettingZoo env step (random masked actions): {steps}")
+        print(f"observation tensor (4 players): {f['tensor_us_4p']:.1f} µs per call")
     most = ", ".join(f"{f[f'most_legal_moves_{p}p']} ({p} players)" for p in (2, 3, 4))
     print(f"most legal moves in one state, over all playouts: {most}")
     if "chess_ply_us" in f:

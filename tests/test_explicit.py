@@ -185,3 +185,23 @@ def test_S4_seeded_and_explicit_chance_deal_the_same_goods() -> None:
         for good in Good:
             kinds[good.name] += goods.counts[good]
     assert _chi_square(kinds, expected, total * first.number) < _CHI_SQUARE_999[5]
+
+
+def test_R2_determinized_explicit_states_keep_the_game_round_pile_in_hand_order() -> None:
+    """With explicit chance the game-round pile has no order until chance
+    turns its cards up, so it is held in hand order; a determinized state
+    must hold it so too, or its forming outcomes list a kind twice."""
+    rng = random.Random(11)
+    state = _to_first_decision(new_explicit_game(3), rng)
+    for recall in ("perfect", "table"):
+        dealt = determinize(observe(state, 0, recall=recall), rng)  # type: ignore[arg-type]
+        assert list(dealt.game_round_pile) == sorted(
+            dealt.game_round_pile, key=lambda card: card.sort_key
+        )
+        check_invariants(dealt)
+    # Played on to the next forming, its outcomes name each kind once.
+    while not is_chance_node(dealt):
+        moves = legal_moves(dealt)
+        dealt = apply_move(dealt, moves[rng.randrange(len(moves))])
+    kinds = [card for card, _ in chance_outcomes(dealt)]
+    assert len(kinds) == len({card.sort_key for card in kinds})  # type: ignore[union-attr]

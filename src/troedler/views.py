@@ -255,6 +255,10 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
             )
     discard_cards = tuple(card if card is not None else _deal(pool, 1)[0] for card in discard)
     game_round_pile = tuple(_deal(pool, o.game_round_pile_size))
+    if o.rules.explicit_chance:
+        # Explicit chance orders the pile only card by card, as it turns
+        # them up: until then it is held in hand order (R2).
+        game_round_pile = sort_hand(game_round_pile)
     if pool:
         raise TroedlerError("the observation leaves cards with no place")
     return GameState(
