@@ -33,6 +33,7 @@ PUBLIC_MODULES = [
     "troedler.simulation",
     "troedler.svg",
     "troedler.adapters.actions",
+    "troedler.adapters.openspiel",
     "troedler.adapters.pettingzoo",
     "troedler.adapters.tensors",
 ]

@@ -4,10 +4,7 @@ The ```` ```python ```` blocks of a page run in order in one namespace, as a
 reader pasting them into one session would run them. A page that needs an
 optional extra names the modules in its front matter (``requires:
 [pettingzoo]``); without them the page is skipped with that reason, except
-in CI, where every extra is installed and a missing one is a failure. A
-page written ahead of a part of troedler names it (``planned:
-[troedler.adapters.openspiel]``) and is skipped, with that reason, until
-the module exists.
+in CI, where every extra is installed and a missing one is a failure.
 """
 
 from __future__ import annotations
@@ -58,13 +55,9 @@ def missing_modules(names: list[str]) -> list[str]:
 
 
 def test_the_collector_finds_blocks_and_requirements() -> None:
-    text = (
-        "---\nrequires: [pettingzoo, 'numpy']\nplanned: [troedler.nothing.here]\n---\n"
-        "# x\n```python\na = 1\n```\n```sh\nls\n```\n"
-    )
+    text = "---\nrequires: [pettingzoo, 'numpy']\n---\n# x\n```python\na = 1\n```\n```sh\nls\n```\n"
     assert blocks(text) == ["a = 1\n"]
     assert front_matter_list(text, "requires") == ["pettingzoo", "numpy"]
-    assert front_matter_list(text, "planned") == ["troedler.nothing.here"]
     assert front_matter_list("# no front matter\n", "requires") == []
     assert missing_modules(["troedler", "troedler.nothing.here", "troedler.nothing"]) == [
         "troedler.nothing.here",
@@ -77,9 +70,6 @@ def test_every_code_block_of_the_page_runs_in_order(
     page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = page.read_text(encoding="utf-8")
-    planned = missing_modules(front_matter_list(text, "planned"))
-    if planned:
-        pytest.skip(f"{page.name} describes {', '.join(planned)}, not in this version yet")
     missing = missing_modules(front_matter_list(text, "requires"))
     if missing:
         if os.environ.get("CI"):
