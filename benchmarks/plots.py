@@ -92,7 +92,8 @@ def decision_cost_svg(runs: Sequence[dict[str, Any]]) -> str:
     axes.set_xticks(PLAYERS, [f"{p} players" for p in PLAYERS])
     axes.set_ylabel("µs per decision")
     runs_text = "1 run" if len(runs) == 1 else f"{len(runs)} runs, one bar each"
-    axes.set_title(f"One decision in a random playout ({runs_text})", fontsize=10)
+    versions = ", ".join(sorted({f"troedler {run['troedler']}" for run in runs}))
+    axes.set_title(f"One decision in a random playout ({versions}; {runs_text})", fontsize=10)
     axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     axes.spines[["top", "right"]].set_visible(False)
     return _svg(figure)

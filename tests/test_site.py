@@ -7,10 +7,12 @@ the ``docs`` extra; skipped without it, except in CI.
 
 from __future__ import annotations
 
+import importlib.util
 import pkgutil
 import re
 import zlib
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -161,4 +163,24 @@ def test_every_picture_and_frame_on_the_site_is_there(site: Path) -> None:
             if not target.startswith(("data:", "http:", "https:")):
                 assert (page.parent / target).resolve().is_file(), (page.name, target)
                 seen += 1
-    assert seen >= 2  # the board and the replay at least
+    assert seen >= 4  # the board, the replay and the two plots at least
+
+
+def test_the_plots_are_drawn_from_the_results_the_same_every_time() -> None:
+    plots = _plots_module()
+    first, second = plots.plots(), plots.plots()
+    assert first == second  # no dates, no random ids: rebuilding changes nothing
+    assert set(first) == {"decision-cost.svg", "win-shares.svg"}
+    bench = plots.read_runs(plots.RESULTS / "bench.jsonl")[-1]
+    assert f"{bench['chess_ply_us']:.1f} µs" in first["decision-cost.svg"]
+    bots = plots.read_runs(plots.RESULTS / "bots.jsonl")[-1]
+    share = bots["ismcts_vs_greedy"]["win_share_all"]
+    assert f"{100 * share:.1f}%" in first["win-shares.svg"]
+
+
+def _plots_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("plots", ROOT / "benchmarks" / "plots.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
