@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from troedler.errors import FormatError
+from troedler.errors import FormatError, quote
 
 __all__ = ["Fields", "array_items", "describe", "read_packaged_toml", "read_toml"]
 
@@ -146,8 +146,6 @@ def array_items(source: str, path: str, value: object, most: int) -> list[tuple[
 
 
 def describe(value: object) -> str:
-    """A short description of ``value`` for an error message."""
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{type(value).__name__} {text}"
+    """A short description of ``value`` for an error message: its type and a
+    bounded quotation (see :func:`troedler.errors.quote`)."""
+    return f"{type(value).__name__} {quote(value)}"
