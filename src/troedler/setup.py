@@ -13,8 +13,9 @@ from troedler.cards import (
     default_cards,
 )
 from troedler.chance import shuffled
-from troedler.errors import ConfigurationError
+from troedler.errors import ConfigurationError, quote
 from troedler.goods import Good, Goods
+from troedler.limits import check_seed
 from troedler.pile import Pile
 from troedler.rules import Rules
 from troedler.state import NO_TURN, GameState, Phase, PlayerState
@@ -48,19 +49,24 @@ def new_game(
     rules = Rules.for_players(num_players) if rules is None else rules
     if not isinstance(rules, Rules) or rules.num_players != num_players:
         raise ConfigurationError(
-            f"S1: the rules must be a Rules for {num_players} players, got {rules!r}"
+            f"S1: the rules must be a Rules for {quote(num_players)} players, got {quote(rules)}"
         )
-    if type(seed) is not int:
-        raise ConfigurationError(f"the seed must be an int, not {seed!r}")
+    check_seed(seed)
     if type(starting_dealer) is not int or not 0 <= starting_dealer < num_players:
         raise ConfigurationError(
             f"S3: the starting dealer must be a seat 0 to {num_players - 1}, "
-            f"not {starting_dealer!r}"
+            f"not {quote(starting_dealer)}"
         )
     board = default_board() if board is None else board
     cards = default_cards() if cards is None else cards
     if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
         raise ConfigurationError("board must be a Board and cards a CardCatalogue")
+    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
+        raise ConfigurationError(
+            f"S5: the set-up takes {rules.setup_requests} goods requests and "
+            f"{rules.setup_feed} special feed; the cards have {len(cards.requests)} and "
+            f"{cards.special_feed}"
+        )
     starts = [board.start_village(seat, num_players) for seat in range(num_players)]
     for village in starts:
         _check_starting_set(board, cards, village)

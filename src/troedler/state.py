@@ -21,17 +21,22 @@ from troedler.cards import (
     SPECIAL_FEED,
     Card,
     CardCatalogue,
+    ExtraGoodCard,
     RequestCard,
+    RouteCard,
     SpecialFeedCard,
     card_sort_key,
     hand_count,
 )
-from troedler.errors import TroedlerError
-from troedler.goods import Goods
+from troedler.errors import TroedlerError, quote
+from troedler.goods import GOODS_PER_KIND, Good, Goods
+from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
 from troedler.rules import Rules
 
 __all__ = [
+    "SETUP_SHUFFLES",
+    "START_HAND",
     "TOTAL_GOODS",
     "GameState",
     "Phase",
@@ -40,10 +45,23 @@ __all__ = [
     "cards_in_play",
     "cards_in_state",
     "check_invariants",
+    "hand_size_problems",
     "problems",
 ]
 
 TOTAL_GOODS = 48
+
+SETUP_SHUFFLES = 4
+"""Shuffles made by the set-up (goods, chosen requests, discard pile, game-round pile)."""
+
+START_HAND = 3
+"""Cards in each starting set, the hand every player begins with (S2)."""
+
+_PILE_SIZE = 4
+"""Cards in a full dealer pile (R2); troedler.actions, which imports this
+module, has it as PILE_SIZE."""
+
+_CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
 
 
 class Phase(enum.Enum):
@@ -179,11 +197,19 @@ def cards_in_state(state: GameState) -> Counter[Card]:
 
 
 def check_invariants(state: GameState) -> None:
-    """Raise :class:`TroedlerError` if ``state`` breaks a whole-state invariant.
+    """Raise :class:`TroedlerError` if ``state`` is not a position a game can reach.
 
-    Checks that the 48 goods are all in villages or with players, that every
-    card of the game is in exactly one place, and that phase, seats and piles
-    agree. Used by tests and wherever a state comes from outside.
+    A state is reachable-shaped when every field holds values of its type
+    (tuples, not lists), the seed, round and shuffle count lie in the domain
+    of :mod:`troedler.limits`, the 48 goods (8 of each kind) are all in
+    villages or with players, every card of the game is in exactly one
+    place, phase, seats and piles agree, every hand is no larger than the
+    hand limit (T7) and the piles taken (R4) allow at that moment, and,
+    until the first reshuffle, the bottom of the discard pile is the set-up
+    pile of S5: exactly its goods requests and special feed (I2).
+
+    The state readers and writers and the tests all check with this, so a
+    state that passes can be written, read back and played on.
     """
     found = problems(state)
     if found:
@@ -195,6 +221,9 @@ def problems(state: GameState) -> list[str]:
 
     The facts :func:`check_invariants` checks, as sentences.
     """
+    shape = _shape_problem(state)
+    if shape is not None:
+        return [shape]
     problems = []
     n = state.num_players
     if n != state.rules.num_players:
@@ -222,6 +251,7 @@ def problems(state: GameState) -> list[str]:
         problems.append(
             f"cards differ from the game's: extra {dict(extra)}, missing {dict(missing)}"
         )
+    problems.extend(_reachability_problems(state))
     if not 0 <= state.dealer < n:
         problems.append(f"dealer {state.dealer} is not a seat")
     if state.phase is Phase.GAME_OVER:
@@ -250,3 +280,190 @@ def problems(state: GameState) -> list[str]:
     if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:
         problems.append("a turn is under way outside the turns phase")
     return problems
+
+
+def _cards_problem(cards: object, name: str) -> str | None:
+    if type(cards) is not tuple:
+        return f"{name} must be a tuple of cards, not {type(cards).__name__}"
+    for card in cards:
+        if type(card) not in _CARD_TYPES:
+            return f"{name} holds {quote(card)}, which is not a card"
+    return None
+
+
+def _int_problem(value: object, name: str, low: int, high: int) -> str | None:
+    if type(value) is not int or not low <= value <= high:
+        return f"{name} must be an int {low} to {high}, not {quote(value)}"
+    return None
+
+
+def _shape_problem(state: object) -> str | None:
+    """The first field of ``state`` that does not hold a value of its type.
+
+    Values are checked here, at the trust boundary, and not when a state is
+    built: the engine builds one or two states a move, and checking their
+    fields there would slow every move.
+    """
+    if not isinstance(state, GameState):
+        return f"expected a GameState, got {quote(state)}"
+    for name, kind in (("rules", Rules), ("board", Board), ("cards", CardCatalogue)):
+        if not isinstance(getattr(state, name), kind):
+            return f"{name} must be a {kind.__name__}, not {quote(getattr(state, name))}"
+    found = (
+        _int_problem(state.seed, "seed", MIN_SEED, MAX_SEED)
+        or _int_problem(state.shuffles, "shuffles", SETUP_SHUFFLES, MAX_SHUFFLES)
+        or _int_problem(state.round, "round", 1, MAX_ROUNDS)
+        or _int_problem(state.dealer, "dealer", 0, 3)
+        or _cards_problem(state.game_round_pile, "the game-round pile")
+    )
+    if found:
+        return found
+    if not isinstance(state.phase, Phase):
+        return f"phase must be a Phase, not {quote(state.phase)}"
+    if state.current_player is not None and type(state.current_player) is not int:
+        return f"current_player must be a seat or None, not {quote(state.current_player)}"
+    if type(state.dealer_piles) is not tuple:
+        return "dealer_piles must be a tuple"
+    for pile in state.dealer_piles:
+        found = None if pile is None else _cards_problem(pile, "a dealer pile")
+        if found:
+            return found
+    discard = state.discard_pile
+    try:
+        found = _cards_problem(discard.cards, "the discard pile")
+        if not found and len(discard) != len(discard.cards):
+            found = "the discard pile's size is not its number of cards"
+    except (AttributeError, TypeError):
+        found = f"discard_pile must be a Pile, not {quote(discard)}"
+    if found:
+        return found
+    goods = state.village_goods
+    if type(goods) is not tuple or not all(isinstance(g, Goods) for g in goods):
+        return "village_goods must be a tuple of Goods"
+    if type(state.players) is not tuple or not 2 <= len(state.players) <= 4:
+        return "players must be a tuple of 2 to 4 PlayerState"
+    for seat, player in enumerate(state.players):
+        if not isinstance(player, PlayerState):
+            return f"players[{seat}] must be a PlayerState, not {quote(player)}"
+        found = (
+            _cards_problem(player.hand, f"the hand of seat {seat}")
+            or _cards_problem(player.value_pile, f"the value pile of seat {seat}")
+            or (None if isinstance(player.goods, Goods) else f"the goods of seat {seat}")
+            or (None if isinstance(player.cart, str) else f"the cart of seat {seat}")
+        )
+        if found:
+            return found
+    turn = state.turn
+    if not isinstance(turn, Turn):
+        return f"turn must be a Turn, not {quote(turn)}"
+    found = _cards_problem(turn.played, "the cards played this turn")
+    if found:
+        return found
+    if type(turn.delivered_to) is not tuple or not all(
+        isinstance(village, str) for village in turn.delivered_to
+    ):
+        return "turn.delivered_to must be a tuple of village names"
+    return None
+
+
+def _reachability_problems(state: GameState) -> list[str]:
+    """What no game can reach: goods, hands, the set-up pile and the turn (C1,
+    S5, R4, T4, T7, I2)."""
+    found = []
+    rules = state.rules
+    counts = [0] * len(Good)
+    for goods in (*state.village_goods, *(p.goods for p in state.players)):
+        for good in Good:
+            counts[good] += goods.counts[good]
+    if any(count != GOODS_PER_KIND for count in counts):
+        found.append(f"goods per kind are {counts}, not {GOODS_PER_KIND} of each (C1)")
+    if state.shuffles > SETUP_SHUFFLES + 2 * state.round:
+        found.append(f"{state.shuffles} shuffles by round {state.round}: at most two a round")
+    portion = rules.setup_requests + rules.setup_feed
+    if (
+        rules.setup_requests > len(state.cards.requests)
+        or rules.setup_feed > state.cards.special_feed
+    ):
+        found.append("the rules' set-up takes more requests or feed than the cards hold (S5)")
+    elif state.shuffles == SETUP_SHUFFLES and portion:
+        # Until the first reshuffle the set-up pile lies at the bottom of the
+        # discard pile, and everyone knows what it is made of (I2).
+        bottom = state.discard_pile.cards[:portion]
+        feed = sum(1 for card in bottom if type(card) is SpecialFeedCard)
+        requests = sum(1 for card in bottom if type(card) is RequestCard)
+        if (len(bottom), feed, requests) != (portion, rules.setup_feed, rules.setup_requests):
+            found.append(
+                f"no reshuffle yet, so the discard pile starts with the set-up's "
+                f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)"
+            )
+    found.extend(_hand_size_problems(state))
+    turn = state.turn
+    requests_played = sum(1 for card in turn.played if type(card) is RequestCard)
+    if len(set(turn.delivered_to)) != len(turn.delivered_to):
+        found.append("a village received two goods requests in one turn (T4)")
+    elif requests_played != len(turn.delivered_to):
+        found.append(
+            f"the turn played {requests_played} goods requests but delivered to "
+            f"{len(turn.delivered_to)} villages (T4)"
+        )
+    if any(not state.board.has_village(village) for village in turn.delivered_to):
+        found.append("the turn delivered to a village not on the board")
+    return found
+
+
+def _hand_size_problems(state: GameState) -> list[str]:
+    """Hands larger than the rules allow at this moment (R4, T7)."""
+    return hand_size_problems(
+        state.rules,
+        state.phase,
+        state.dealer,
+        state.current_player,
+        state.dealer_piles.count(None),
+        tuple(len(player.hand) for player in state.players),
+        len(state.turn.played),
+    )
+
+
+def hand_size_problems(
+    rules: Rules,
+    phase: Phase,
+    dealer: int,
+    current: int | None,
+    piles_gone: int,
+    sizes: tuple[int, ...],
+    played: int,
+) -> list[str]:
+    """Hands of ``sizes`` cards that are larger than the rules allow (R4, T7).
+
+    Between turns a hand holds at most the hand limit (or the starting
+    set's 3 cards); taking a dealer pile adds at most 4. ``piles_gone`` is
+    how many dealer piles are taken or discarded, ``played`` how many cards
+    the current turn has played. Seats out of range are left to the caller.
+    """
+    n = len(sizes)
+    limit = rules.hand_limit
+    carried = max(START_HAND, limit)
+    if not 0 <= dealer < n:
+        return []
+    if phase is Phase.TAKE_PILES:
+        most = [carried] * n
+        takes = piles_gone - 1 if rules.two_player_rules and piles_gone else piles_gone
+        for k in range(min(takes, n)):
+            most[(dealer + 1 + k) % n] = carried + _PILE_SIZE
+    elif phase is Phase.PLAY_TURNS:
+        if current is None or not 0 <= current < n:
+            return []
+        most = [carried + _PILE_SIZE] * n
+        for k in range((current - dealer) % n):
+            most[(dealer + k) % n] = limit
+    else:
+        most = [limit] * n
+    found = []
+    for seat, size in enumerate(sizes):
+        # Every card played this turn came from the current player's hand.
+        held = size + played if seat == current and phase is Phase.PLAY_TURNS else size
+        if held > most[seat]:
+            found.append(
+                f"seat {seat} holds {held} cards; at most {most[seat]} can be held now (R4, T7)"
+            )
+    return found

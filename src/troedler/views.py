@@ -13,6 +13,8 @@ a full state, as an information-set search bot needs:
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections import Counter
 from typing import Literal
@@ -23,24 +25,42 @@ from troedler.board import Board
 from troedler.cards import (
     Card,
     CardCatalogue,
+    ExtraGoodCard,
     RequestCard,
+    RouteCard,
     SpecialFeedCard,
     sort_hand,
 )
-from troedler.errors import ConfigurationError, TroedlerError
-from troedler.goods import Goods
+from troedler.errors import ConfigurationError, quote
+from troedler.goods import GOODS_PER_KIND, Goods
 from troedler.legal import legal_moves
 from troedler.moves import Move
 from troedler.pile import Pile
 from troedler.rules import Rules
-from troedler.state import GameState, Phase, PlayerState, Turn, cards_in_play
+from troedler.state import (
+    SETUP_SHUFFLES,
+    GameState,
+    Phase,
+    PlayerState,
+    Turn,
+    cards_in_play,
+    hand_size_problems,
+)
 
-__all__ = ["SETUP_SHUFFLES", "Observation", "Recall", "determinize", "observe"]
+_CARD_TYPE_SET = frozenset((RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard))
+_CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
+_VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
+
+__all__ = [
+    "SETUP_SHUFFLES",
+    "Observation",
+    "Recall",
+    "determinize",
+    "observation_problem",
+    "observe",
+]
 
 Recall = Literal["perfect", "table"]
-
-SETUP_SHUFFLES = 4
-"""Shuffles made by the set-up (goods, chosen requests, discard pile, game-round pile)."""
 
 
 @attrs.frozen
@@ -89,9 +109,13 @@ class Observation:
 
 def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
-    portion = state.rules.setup_requests + state.rules.setup_feed
+    return _setup_portion_of(state.rules, state.shuffles, len(state.discard_pile))
+
+
+def _setup_portion_of(rules: Rules, shuffles: int, discards: int) -> int:
+    portion = rules.setup_requests + rules.setup_feed
     # A state built by hand may lack the set-up pile: then nothing is hidden.
-    if state.shuffles != SETUP_SHUFFLES or len(state.discard_pile) < portion:
+    if shuffles != SETUP_SHUFFLES or discards < portion:
         return 0
     return portion
 
@@ -104,10 +128,12 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     >>> seen.hands[0] is not None, seen.hands[1], seen.hand_sizes
     (True, None, (3, 3, 3))
     """
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"observe needs a GameState, not {quote(state)}")
     if type(seat) is not int or not 0 <= seat < state.num_players:
-        raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {seat!r}")
+        raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {quote(seat)}")
     if recall not in ("perfect", "table"):
-        raise ConfigurationError(f"recall is 'perfect' or 'table', not {recall!r}")
+        raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
     perfect = recall == "perfect"
     players = state.players
 
@@ -158,11 +184,21 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
 
     Every card the seat does not know is placed uniformly at random among the
     places consistent with what it knows: value piles hold only special feed
-    and goods requests, and with perfect recall the hidden part of the
-    set-up discard pile holds exactly its remaining requests and feed. The
-    seed of the state is drawn from ``rng`` too, since the real one is not
-    known. :class:`TroedlerError` if the observation is not consistent.
+    and goods requests, and until the first reshuffle the hidden part of the
+    set-up discard pile holds exactly its remaining requests and feed (I2).
+    The seed of the state is drawn from ``rng`` too, since the real one is
+    not known. ``rng`` must be a :class:`random.Random`.
+
+    :class:`~troedler.ConfigurationError` (a :class:`TroedlerError`) if the
+    observation is not one :func:`observe` can give: a wrong type, an unknown
+    village, sizes that disagree with the cards shown, a seat out of range,
+    or cards hidden where the seat would have seen them.
     """
+    problem = observation_problem(observation)
+    if problem is not None:
+        raise ConfigurationError(f"not an observation of a game: {problem}")
+    if not isinstance(rng, random.Random):
+        raise ConfigurationError(f"rng must be a random.Random, not {quote(rng)}")
     o = observation
     n = o.rules.num_players
     unknown = cards_in_play(o.cards, o.board, n)
@@ -175,40 +211,43 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         known.update(card for card in dealer_pile or () if card is not None)
     known.update(card for card in o.discard_pile if card is not None)
     if known - unknown:
-        raise TroedlerError("the observation holds cards the game does not have")
+        raise ConfigurationError("the observation holds cards the game does not have")
     unknown -= known
     pool = list(unknown.elements())
-    rng.shuffle(pool)
 
     def take(eligible: type | tuple[type, ...], count: int) -> list[Card]:
-        chosen = [card for card in pool if isinstance(card, eligible)][:count]
-        if len(chosen) < count:
-            raise TroedlerError("the observation leaves too few cards for its stacks")
-        for card in chosen:
-            pool.remove(card)
-        return chosen
+        # A uniform sample of the eligible cards, taken before the rest is
+        # shuffled: taking the first ones of a shuffled pool would leave the
+        # others of their kind bunched towards its end.
+        places = [i for i, card in enumerate(pool) if isinstance(card, eligible)]
+        if len(places) < count:
+            raise ConfigurationError("the observation leaves too few cards for its stacks")
+        chosen = sorted(rng.sample(places, count), reverse=True)
+        cards = [pool[i] for i in chosen]
+        for i in chosen:
+            del pool[i]
+        return cards
 
     discard = list(o.discard_pile)
-    hidden_setup = [i for i, card in enumerate(discard) if card is None]
-    if o.recall == "perfect" and hidden_setup:
-        # Known from the rules: the set-up pile held so many feed and requests.
-        hidden_count = o.rules.setup_requests + o.rules.setup_feed - 1
-        # They must be exactly the bottom cards, under a known top card.
-        bottom = len(hidden_setup) == hidden_count and hidden_setup[-1] == hidden_count - 1
-        if not bottom or len(discard) <= hidden_count:
-            raise TroedlerError("the observation hides other cards than the set-up pile's")
-        top = discard[hidden_count]
-        feed = o.rules.setup_feed - (1 if isinstance(top, SpecialFeedCard) else 0)
-        requests = o.rules.setup_requests - (1 if isinstance(top, RequestCard) else 0)
+    portion = _setup_portion_of(o.rules, o.shuffles, len(discard))
+    if portion:
+        # Known from the rules: the set-up pile holds so many feed and requests (I2).
+        setup = [card for card in discard[:portion] if card is not None]
+        feed = o.rules.setup_feed - sum(1 for card in setup if type(card) is SpecialFeedCard)
+        requests = o.rules.setup_requests - sum(1 for card in setup if type(card) is RequestCard)
+        if feed < 0 or requests < 0 or feed + requests + len(setup) != portion:
+            raise ConfigurationError("the set-up discard pile shows other cards than its own (I2)")
         fill = take(SpecialFeedCard, feed) + take(RequestCard, requests)
         rng.shuffle(fill)
-        for i, card in zip(hidden_setup, fill, strict=True):
+        hidden = [i for i in range(portion) if discard[i] is None]
+        for i, card in zip(hidden, fill, strict=True):
             discard[i] = card
     value_piles = []
     for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True):
         value_piles.append(
             pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
         )
+    rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
     hands = []
     for hand, size in zip(o.hands, o.hand_sizes, strict=True):
@@ -224,7 +263,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     discard_cards = tuple(card if card is not None else _deal(pool, 1)[0] for card in discard)
     game_round_pile = tuple(_deal(pool, o.game_round_pile_size))
     if pool:
-        raise TroedlerError("the observation leaves cards with no place")
+        raise ConfigurationError("the observation leaves cards with no place")
     return GameState(
         rules=o.rules,
         board=o.board,
@@ -252,7 +291,134 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
 def _deal(pool: list[Card], count: int) -> list[Card]:
     """The next ``count`` cards of the shuffled ``pool``, taken out of it."""
     if len(pool) < count:
-        raise TroedlerError("the observation has more places than unknown cards")
+        raise ConfigurationError("the observation has more places than unknown cards")
     dealt = pool[-count:] if count else []
     del pool[len(pool) - count :]
     return dealt
+
+
+def _is_seat(value: object, n: int) -> bool:
+    return type(value) is int and 0 <= value < n
+
+
+def _cards_or_none(value: object) -> bool:
+    """Whether ``value`` is a tuple of cards, None standing for an unknown one."""
+    return type(value) is tuple and set(map(type, value)) <= _CARD_OR_NONE
+
+
+def _cards_only(value: object) -> bool:
+    return type(value) is tuple and set(map(type, value)) <= _CARD_TYPE_SET
+
+
+def _none_count(cards: tuple[Card | None, ...]) -> int:
+    # By identity: comparing None with == would call every card's __eq__.
+    return sum(map(operator.is_, cards, itertools.repeat(None)))
+
+
+def observation_problem(observation: object) -> str | None:
+    """What keeps ``observation`` from being one :func:`observe` can give, or None.
+
+    A cheap check of the observation's own invariants, made by
+    :func:`determinize` before it deals: field types, seats, villages,
+    per-seat sizes that agree with the cards shown, the 48 goods, hands no
+    larger than the rules allow (R4, T7), the set-up pile (I2), and
+    unknown cards exactly where the seat's recall leaves them unknown.
+    """
+    o = observation
+    if not isinstance(o, Observation):
+        return f"expected an Observation, got {quote(o)}"
+    if o.recall not in ("perfect", "table"):
+        return f"recall is 'perfect' or 'table', not {quote(o.recall)}"
+    if not (
+        isinstance(o.rules, Rules)
+        and isinstance(o.board, Board)
+        and isinstance(o.cards, CardCatalogue)
+    ):
+        return "rules, board and cards must be a Rules, a Board and a CardCatalogue"
+    n = o.rules.num_players
+    if not _is_seat(o.seat, n) or not _is_seat(o.dealer, n):
+        return f"seat {quote(o.seat)} or dealer {quote(o.dealer)} is not a seat of {n}"
+    if not isinstance(o.phase, Phase):
+        return f"phase must be a Phase, not {quote(o.phase)}"
+    if (o.current_player is None) != (o.phase is Phase.GAME_OVER) or not (
+        o.current_player is None or _is_seat(o.current_player, n)
+    ):
+        return f"current player {quote(o.current_player)} does not fit the phase"
+    if type(o.round) is not int or o.round < 1 or type(o.shuffles) is not int:
+        return "round and shuffles must be ints"
+    if type(o.game_round_pile_size) is not int or o.game_round_pile_size < 0:
+        return f"game_round_pile_size {quote(o.game_round_pile_size)} is not a size"
+    try:
+        for seat in range(n):
+            o.cards.starting_set(o.board.start_village(seat, n))
+    except KeyError:
+        return "the cards have no starting set for a start village of the board (C3)"
+    per_seat = (o.carts, o.goods, o.hands, o.hand_sizes, o.value_piles, o.value_pile_sizes)
+    if any(type(values) is not tuple or len(values) != n for values in per_seat):
+        return f"carts, goods, hands, value piles and their sizes need one entry per seat ({n})"
+    if any(not isinstance(cart, str) or not o.board.has_village(cart) for cart in o.carts):
+        return "a cart stands on a village not on the board"
+    village_goods = o.village_goods
+    if type(village_goods) is not tuple or len(village_goods) != len(o.board.villages):
+        return "village_goods needs the goods of every village of the board"
+    every_goods = (*village_goods, *o.goods)
+    if not all(isinstance(goods, Goods) for goods in every_goods):
+        return "village and player goods must be Goods"
+    if set(map(sum, zip(*(goods.counts for goods in every_goods), strict=True))) != {
+        GOODS_PER_KIND
+    }:
+        return f"villages and players must hold {GOODS_PER_KIND} goods of each kind (C1)"
+    if not _cards_only(o.played) or type(o.delivered_to) is not tuple:
+        return "played must be a tuple of cards and delivered_to of villages"
+    if any(not isinstance(v, str) or not o.board.has_village(v) for v in o.delivered_to):
+        return "delivered_to names a village not on the board"
+    perfect = o.recall == "perfect"
+    for seat in range(n):
+        seen = perfect or seat == o.seat
+        for stack, size, name in (
+            (o.hands[seat], o.hand_sizes[seat], "hand"),
+            (o.value_piles[seat], o.value_pile_sizes[seat], "value pile"),
+        ):
+            if type(size) is not int or size < 0:
+                return f"the {name} size of seat {seat} is {quote(size)}"
+            if stack is None if seen else stack is not None:
+                how = "hidden from" if seen else "shown to"
+                return f"the {name} of seat {seat} is {how} seat {o.seat}"
+            if stack is not None and (
+                not _cards_only(stack) or len(stack) != size or stack != sort_hand(stack)
+            ):
+                return f"the {name} of seat {seat} disagrees with its size or hand order"
+        pile = o.value_piles[seat]
+        if pile is not None and not set(map(type, pile)) <= _VALUE_PILE_TYPES:
+            return f"the value pile of seat {seat} holds a card other than feed or requests"
+    piles = o.dealer_piles
+    if type(piles) is not tuple or len(piles) != (n + 1 if o.phase is Phase.TAKE_PILES else 0):
+        return "dealer_piles needs players + 1 piles while they are taken, else none"
+    for shown in piles:
+        if shown is None:
+            continue
+        if not _cards_or_none(shown) or len(shown) > 4:
+            return "a dealer pile is not up to 4 cards"
+        if _none_count(shown) != (0 if perfect else max(len(shown) - 1, 0)) or (
+            shown and shown[-1] is None
+        ):
+            return "a dealer pile hides other cards than the seat's recall does"
+    discard = o.discard_pile
+    if not _cards_or_none(discard):
+        return "discard_pile must be a tuple of cards and None"
+    portion = o.rules.setup_requests + o.rules.setup_feed
+    if o.shuffles == SETUP_SHUFFLES and portion and len(discard) < portion:
+        return "no reshuffle yet, yet the discard pile is smaller than the set-up pile (I2)"
+    if perfect:
+        hidden = _setup_portion_of(o.rules, o.shuffles, len(discard))
+        hidden = max(hidden - 1, 0)  # the set-up pile was seen from above only
+    else:
+        hidden = max(len(discard) - 1, 0)
+    if _none_count(discard[:hidden]) != hidden or _none_count(discard[hidden:]):
+        return "the discard pile hides other cards than the set-up pile's (I2)"
+    sizes = hand_size_problems(
+        o.rules, o.phase, o.dealer, o.current_player, piles.count(None), o.hand_sizes, len(o.played)
+    )
+    if sizes:
+        return sizes[0]
+    return None
