@@ -169,6 +169,13 @@ ROUTE_CARDS = tuple(RouteCard(kind) for kind in RouteKind)
 very objects, so finding a card in a hand is an identity check."""
 
 
+_CARD_WORDS: dict[str, Card] = {
+    "extra": EXTRA_GOOD,
+    "feed": SPECIAL_FEED,
+    **{kind.code: ROUTE_CARDS[kind] for kind in RouteKind},
+}
+
+
 def card_sort_key(card: Card) -> SortKey:
     """The order in which hands and notation list cards.
 
@@ -221,11 +228,9 @@ def parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise NotationError(f"expected a card code, got {quote(text)}")
     word = text.strip()
-    lowered = word.lower()
-    if lowered == "extra":
-        return EXTRA_GOOD
-    if lowered == "feed":
-        return SPECIAL_FEED
+    known = _CARD_WORDS.get(word.lower())
+    if known is not None:
+        return known
     if ":" in word:
         goods_text, _, points_text = word.partition(":")
         if not points_text.isdigit() or len(points_text) > 3 or not goods_text:

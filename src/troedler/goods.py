@@ -55,6 +55,7 @@ class Good(enum.IntEnum):
 
 
 _ALL_GOODS = tuple(Good)
+_LETTERS = {letter: i for i, code in enumerate(GOOD_CODES) for letter in (code, code.lower())}
 _EMPTY_COUNTS = (0, 0, 0, 0, 0, 0)
 _UNKNOWN = (None, None, None, None, None, None)
 
@@ -149,7 +150,8 @@ class Goods:
             raise NotationError(f"expected goods like 'AAP', got {len(stripped)} letters")
         counts = [0] * 6
         for letter in stripped:
-            counts[Good.parse(letter)] += 1
+            i = _LETTERS.get(letter)
+            counts[Good.parse(letter) if i is None else i] += 1
         if max(counts) > MAX_OF_A_KIND:
             raise NotationError(f"expected at most {MAX_OF_A_KIND} of a kind, got {quote(text)}")
         return cls(tuple(counts))  # type: ignore[arg-type]
