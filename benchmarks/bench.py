@@ -8,11 +8,14 @@ What is measured:
 
 - µs per decision in random playouts (legal moves listed, one chosen uniformly
   at random, applied) for 2, 3 and 4 players, and the share of it spent in
-  ``legal_moves`` and in ``apply_move``;
+  ``legal_moves`` and in ``apply_move``; the most legal moves seen in one state;
 - full games per second between bundled bots (greedy and random in
   alternate seats, as in the demo), and between
   random players with a round cap (reported as capped);
 - bytes retained per state along a playout, every state kept in a list;
+- the board picture (``troedler.svg.board``) of 4-player positions along a
+  bot game: its size in bytes and the ms to draw one, whole state and one
+  seat's observation; and the bytes of that game's HTML replay;
 - python-chess, if installed (``pip install -e '.[bench]'``): one random ply
   (``list(board.legal_moves)`` and ``board.push(move)``) over random games
   from the start position, and our ratio to it.
@@ -50,6 +53,7 @@ def playout(players: int, decisions: int, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     clock = time.perf_counter
     listing = applying = 0.0
+    most_moves = 0
     game = 0
     state = new_game(players, seed=seed)
     for _ in range(decisions):
@@ -63,10 +67,12 @@ def playout(players: int, decisions: int, seed: int) -> dict[str, float]:
         t2 = clock()
         listing += t1 - t0
         applying += t2 - t1
+        most_moves = max(most_moves, len(moves))
     return {
         "decision_us": (listing + applying) / decisions * 1e6,
         "legal_moves_us": listing / decisions * 1e6,
         "apply_move_us": applying / decisions * 1e6,
+        "most_legal_moves": most_moves,
     }
 
 
@@ -121,6 +127,33 @@ def bytes_per_state(players: int, decisions: int, seed: int) -> float:
     return (after - before) / len(kept)
 
 
+def picture_figures(seed: int, draws: int) -> dict[str, float]:
+    """Bytes and ms per board picture of 4-player positions, and the replay's bytes."""
+    import troedler.svg  # noqa: PLC0415 (the pictures are measured, not the core's import)
+    from troedler.svg.html import replay_html  # noqa: PLC0415
+
+    bots = [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()]
+    played = play_game(bots, seed=seed, max_rounds=100)
+    states = troedler.replay(played.record)
+    chosen = [states[i * (len(states) - 1) // (draws - 1)] for i in range(draws)]
+    seen = [troedler.observe(state, 0, recall="table") for state in chosen]
+    troedler.svg.board(chosen[0])  # the layout is computed once per board
+    start = time.perf_counter()
+    sizes = [len(troedler.svg.board(state).encode()) for state in chosen]
+    state_ms = (time.perf_counter() - start) * 1000 / draws
+    start = time.perf_counter()
+    for observation in seen:
+        troedler.svg.board(observation)
+    observation_ms = (time.perf_counter() - start) * 1000 / draws
+    return {
+        "svg_bytes_4p": statistics.median(sizes),
+        "svg_ms_4p": state_ms,
+        "svg_observation_ms_4p": observation_ms,
+        "replay_html_bytes_4p": len(replay_html(played.record).encode()),
+        "replay_html_steps_4p": len(states),
+    }
+
+
 def chess_ply_us(plies: int, seed: int) -> float | None:
     try:
         import chess  # noqa: PLC0415 - optional
@@ -160,6 +193,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         runs = [playout(players, decisions, seed) for seed in range(1, REPEATS + 1)]
         for key in runs[0]:
             figures[f"{key}_{players}p"] = statistics.median(run[key] for run in runs)
+        figures[f"most_legal_moves_{players}p"] = max(run["most_legal_moves"] for run in runs)
     games = max(2, int(20 * scale))
     for players in (2, 3, 4):
         figures[f"bot_games_per_s_{players}p"] = _median(
@@ -172,6 +206,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     figures["bytes_per_state_4p"] = statistics.median(
         bytes_per_state(4, int(5_000 * scale), seed) for seed in range(1, REPEATS + 1)
     )
+    pictures = [picture_figures(seed, max(3, int(50 * scale))) for seed in range(1, 4)]
+    for key in pictures[0]:
+        figures[key] = statistics.median(run[key] for run in pictures)
     chess_us = chess_ply_us(decisions, 1)
     chess_runs = [chess_us] + [chess_ply_us(decisions, seed) for seed in range(2, REPEATS + 1)]
     if chess_us is not None:
@@ -203,6 +240,13 @@ def _print_table(f: dict[str, Any]) -> None:
         )
     print(f"random games capped at {f['random_round_cap']} rounds")
     print(f"bytes retained per state (4 players): {f['bytes_per_state_4p']:.0f}")
+    print(
+        f"board picture (4 players): {f['svg_bytes_4p']:.0f} bytes, {f['svg_ms_4p']:.1f} ms "
+        f"(observation {f['svg_observation_ms_4p']:.1f} ms); HTML replay "
+        f"{f['replay_html_bytes_4p'] / 1e6:.2f} MB for {f['replay_html_steps_4p']:.0f} steps"
+    )
+    most = ", ".join(f"{f[f'most_legal_moves_{p}p']} ({p} players)" for p in (2, 3, 4))
+    print(f"most legal moves in one state, over all playouts: {most}")
     if "chess_ply_us" in f:
         print(f"python-chess: {f['chess_ply_us']:.1f} µs per random ply")
     else:

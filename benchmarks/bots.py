@@ -27,14 +27,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from troedler.bots import GreedyBot, ISMCTSBot, play_game
-from troedler.cli.simulate import (
-    default_workers,
-    game_specs,
-    simulate,
-    summarize,
-    wilson_interval,
-)
 from troedler.moves import Move
+from troedler.simulation import default_workers, game_seed, tournament, wilson_interval
 from troedler.views import Observation
 
 
@@ -44,23 +38,22 @@ def strength(
     """Play ``subject`` against three ``others`` and report its results."""
     line_up = [subject, others, others, others]
     started = time.perf_counter()
-    results = simulate(game_specs(games, line_up, seed, max_rounds, False), workers=workers)
+    summary = tournament(line_up, games=games, seed=seed, max_rounds=max_rounds, workers=workers)
     seconds = time.perf_counter() - started
-    summary = summarize(results)
-    mine = summary["bots"][subject]
-    wins = mine["wins"]
+    mine = summary.bot(subject)
+    wins = mine.wins
     return {
         "line_up": line_up,
         "games": games,
-        "finished": summary["finished"],
+        "finished": summary.finished,
         "wins": wins,
         "win_share_all": wins / games,
-        "win_share_all_95": list(wilson_interval(wins, games)),
-        "win_share_finished": mine["win_share"],
-        "win_share_finished_95": mine["win_share_95"],
-        "others_win_share_finished": summary["bots"][others]["win_share"],
-        "mean_points": mine["mean_points"],
-        "mean_rounds": summary["mean_rounds"],
+        "win_share_all_95": list(wilson_interval(wins, games) or (0.0, 0.0)),
+        "win_share_finished": mine.win_share,
+        "win_share_finished_95": list(mine.win_share_95) if mine.win_share_95 else None,
+        "others_win_share_finished": summary.bot(others).win_share,
+        "mean_points": mine.mean_points,
+        "mean_rounds": summary.mean_rounds,
         "seconds": seconds,
     }
 
@@ -87,7 +80,7 @@ def move_times(iterations: int, games: int, seed: int, max_rounds: int) -> dict[
     for game in range(games):
         bots: list[Any] = [GreedyBot()] * 4
         bots[game % 4] = timed
-        play_game(bots, seed=seed * 7_919 + game, max_rounds=max_rounds)
+        play_game(bots, seed=game_seed(seed, game), max_rounds=max_rounds)
     times = sorted(timed.times)
     return {
         "decisions": len(times),
@@ -121,11 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'all games (95%)':>22} {'finished (95%)':>22} {'seconds':>8}")  # fmt: skip
     for row in (greedy, ismcts):
         low, high = row["win_share_all_95"]
-        flow, fhigh = row["win_share_finished_95"]
+        finished = "-"
+        if row["win_share_finished_95"] is not None:
+            flow, fhigh = row["win_share_finished_95"]
+            finished = f"{row['win_share_finished']:.1%} ({flow:.1%}-{fhigh:.1%})"
         print(
             f"{row['line_up'][0]:<16} {row['line_up'][1]:<8} {row['finished']:>8} "
             f"{row['wins']:>5} {row['win_share_all']:>7.1%} ({low:.1%}-{high:.1%}) "
-            f"{row['win_share_finished']:>7.1%} ({flow:.1%}-{fhigh:.1%}) {row['seconds']:>8.0f}"
+            f"{finished:>22} {row['seconds']:>8.0f}"
         )
     print(
         f"ISMCTS seconds per move ({times['decisions']} decisions): mean {times['mean']:.3f}, "

@@ -22,6 +22,8 @@ def test_quick_benchmark_ends_with_one_json_line_of_figures() -> None:
         assert figures[f"bot_games_per_s_{players}p"] > 0
         assert figures[f"random_capped_games_per_s_{players}p"] > 0
     assert figures["bytes_per_state_4p"] > 0
+    assert figures["svg_bytes_4p"] > 0 and figures["svg_ms_4p"] > 0
+    assert figures["replay_html_bytes_4p"] > figures["svg_bytes_4p"]
     assert figures["quick"] is True
     assert ("chess_ply_us" in figures) == ("ratio_to_chess_4p" in figures)
 

@@ -109,7 +109,7 @@ def test_written_readable_play_game_writes_no_record_the_reader_refuses() -> Non
     try:
         played = play_game(bots, seed=3, max_rounds=1)
     except ConfigurationError as error:
-        assert "seat" in str(error)
+        assert "name" in str(error)
     else:
         assert GameRecord.from_json(played.record.to_json()) == played.record
 

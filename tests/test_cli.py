@@ -17,7 +17,7 @@ def _troedler(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def test_a_scripted_person_plays_a_whole_game() -> None:
+def test_a_scripted_person_plays_a_whole_game(tmp_path: Path) -> None:
     # The person's moves are those a greedy bot made in the same seat and
     # game; the random bot opposite draws the same chances, so the game ends.
     played = play_game([GreedyBot(), RandomBot()], seed=4, max_rounds=100)
@@ -31,8 +31,9 @@ def test_a_scripted_person_plays_a_whole_game() -> None:
     # Typed sometimes by number, and with some mistakes on the way.
     script = ["help", "0", "fly to the moon", "moves"] + mine
     done = _troedler(
-        "play", "--players", "2", "--seed", "4", "--bots", "random", stdin="\n".join(script) + "\n"
-    )
+        "play", "--players", "2", "--seed", "4", "--bots", "random",
+        "--save", str(tmp_path / "game.json"), stdin="\n".join(script) + "\n",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     assert "There is no move 0" in done.stdout
@@ -41,11 +42,12 @@ def test_a_scripted_person_plays_a_whole_game() -> None:
     assert "Winner: seat" in done.stdout
 
 
-def test_table_recall_hides_the_other_hands() -> None:
-    done = _troedler("play", "--players", "3", "--recall", "table", stdin="quit\n")
+def test_table_recall_hides_the_other_hands(tmp_path: Path) -> None:
+    save = str(tmp_path / "game.json")
+    done = _troedler("play", "--players", "3", "--recall", "table", "--save", save, stdin="quit\n")
     assert done.returncode == 0 and "You left the game." in done.stdout
     assert "hand 3 cards" in done.stdout or "hand 7 cards" in done.stdout
-    perfect = _troedler("play", "--players", "3", stdin="quit\n")
+    perfect = _troedler("play", "--players", "3", "--save", save, stdin="quit\n")
     assert "hand 3 cards" not in perfect.stdout and "hand 7 cards" not in perfect.stdout
 
 
@@ -62,8 +64,8 @@ def test_replay_steps_through_a_simulated_game(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     assert "Round 1 (dealer: seat 0)" in shown.stdout and "Game over after round" in shown.stdout
     stepped = _troedler("replay", str(out), "--step", stdin="\n\nq\n")
-    assert stepped.stdout.count("(Enter: next move, q: stop)") == 3
-    assert "Game over" not in stepped.stdout
+    assert stepped.stdout.count("[Enter] next · b back") == 3
+    assert "Step 2/" in stepped.stdout and "Game over" not in stepped.stdout
     missing = _troedler("replay", str(out), "--game", "7")
     assert missing.returncode == 2 and "there is no game 7" in missing.stderr
     broken = tmp_path / "broken.json"

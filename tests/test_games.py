@@ -35,7 +35,7 @@ def test_full_game_to_the_end(players: int, seed: int) -> None:
 
 GAME_DIGEST = """
 import hashlib, random, sys
-from troedler import apply_move, legal_moves, new_game
+from troedler import apply_move, legal_moves, new_game, state_to_json
 digest = hashlib.sha256()
 for players in (2, 3, 4):
     state = new_game(players, seed=2024)
@@ -46,7 +46,7 @@ for players in (2, 3, 4):
             break
         digest.update(" | ".join(map(str, moves)).encode())
         state = apply_move(state, moves[rng.randrange(len(moves))])
-    digest.update(repr(state).encode())
+    digest.update(state_to_json(state).encode())
 print(digest.hexdigest())
 """
 

@@ -6,6 +6,7 @@ import pytest
 
 from tests.helpers import cards, goods_of
 from troedler import (
+    DiscardCard,
     DiscardPile,
     EndTurn,
     Good,
@@ -38,7 +39,9 @@ EXAMPLES = [
     ("deliver AAA:6", PlayRequest(AAA6, goods_of("AAA"))),
     ("deliver AAA:6 with AAP", PlayRequest(AAA6, goods_of("AAP"))),
     ("end", EndTurn()),
-    ("end discard ferry extra AB:3", EndTurn(cards("AB:3 ferry extra"))),
+    ("discard ferry", DiscardCard(cards("ferry")[0])),
+    ("discard extra", DiscardCard(cards("extra")[0])),
+    ("discard AB:3", DiscardCard(cards("AB:3")[0])),
 ]
 
 
@@ -69,8 +72,10 @@ def test_notation_is_forgiving_about_case_and_spaces() -> None:
         ("deliver", "expected 'deliver AAB:5'"),
         ("deliver AAA:6 using AAP", "expected 'deliver AAB:5'"),
         ("deliver bridge", "expected a goods request"),
-        ("end now", "expected 'end' or 'end discard CARD"),
-        ("end discard wagon", "expected a card"),
+        ("end now", "expected 'end' alone"),
+        ("end discard ferry", "discarded one at a time afterwards, as 'discard CARD'"),
+        ("discard wagon", "expected a card"),
+        ("discard", "expected 'discard N' with a pile number or a card"),
         ("deliver AAAAAAAAAAAAAAAAA:5", "at most 16 of a kind"),
         ("take 1" * 100, "at most 200 characters"),
     ],

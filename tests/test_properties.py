@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 
 from tests.helpers import greedy_move
 from troedler import (
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    DiscardCard,
     DiscardPile,
     EndTurn,
     GameState,
@@ -34,6 +37,7 @@ from troedler import (
     new_game,
     parse_move,
 )
+from troedler.cards import ROUTE_CARDS, card_sort_key
 from troedler.state import cards_in_state
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,10 +92,16 @@ def test_every_move_conserves_goods_and_cards(path: list[tuple[GameState, Move]]
         for before_player, after_player in zip(state.players, after.players, strict=True):
             assert len(after_player.fulfilled_requests) >= len(before_player.fulfilled_requests)
             assert after_player.feed_used >= before_player.feed_used
-        if isinstance(move, EndTurn):
+        if isinstance(move, (EndTurn, DiscardCard)):
             ender = state.current_player
             assert ender is not None
-            assert len(after.players[ender].hand) <= after.rules.hand_limit
+            # T7: at the hand limit once the turn is over, and exactly the
+            # discards still due above it before.
+            due = after.turn.discards_due if after.current_player == ender else 0
+            limit = after.rules.hand_limit
+            assert len(after.players[ender].hand) <= limit + due
+            if due:
+                assert len(after.players[ender].hand) == limit + due
         if not after.is_over:
             assert legal_moves(after)
 
@@ -121,10 +131,9 @@ def _universe(state: GameState) -> list[Move]:
         for request in sorted(requests, key=str):
             for combo in itertools.combinations_with_replacement(Good, len(request.goods)):
                 moves.append(PlayRequest(request, Goods.of(combo)))
-        hand = player.hand
-        for size in range(len(hand) + 1):
-            for chosen in set(itertools.combinations(hand, size)):
-                moves.append(EndTurn(chosen))
+        moves.append(EndTurn())
+        discardable = {*player.hand, *ROUTE_CARDS, EXTRA_GOOD, SPECIAL_FEED, *requests}
+        moves += [DiscardCard(card) for card in sorted(discardable, key=card_sort_key)]
     return moves
 
 
@@ -192,7 +201,8 @@ hostile_moves = st.one_of(
     st.builds(PlayFeedMove, junk, junk),
     st.builds(PlayFeedExtraGood, junk),
     st.builds(PlayRequest, junk, junk),
-    st.builds(EndTurn, st.one_of(junk, st.lists(junk, max_size=4))),
+    st.just(EndTurn()),
+    st.builds(DiscardCard, junk),
     junk,
 )
 

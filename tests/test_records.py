@@ -228,3 +228,55 @@ def test_every_field_swapped_for_every_json_type_is_refused_cleanly(
             swaps += 1
     # Every field at every depth (each card of each pile, each move) was swapped.
     assert swaps == (len(_paths(base)) - 1) * len(JUNK) > 300
+
+
+VERSION_1 = sorted(
+    path
+    for path in (Path(__file__).parent / "data" / "v1").glob("*.json")
+    if not path.name.endswith(".final-state.json")
+)
+
+
+def test_version_1_files_are_there() -> None:
+    assert len(VERSION_1) >= 4
+
+
+@pytest.mark.parametrize("path", VERSION_1, ids=lambda path: path.name)
+def test_version_1_records_load_and_replay_as_version_2(path: Path) -> None:
+    old = json.loads(path.read_text())
+    assert old["version"] == 1
+    assert any(text.startswith("end discard") for text in old["moves"])
+    record = GameRecord.from_json(path.read_text())
+    assert record.format_version == 2
+    assert not any(text.startswith("end discard") for text in record.moves)
+    assert any(text.startswith("discard ") for text in record.moves)
+    # The converted moves lead to the very position the old record reached.
+    final = replay(record)[-1]
+    assert final == state_from_json(path.with_suffix(".final-state.json").read_text())
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    assert json.loads(record.to_json())["version"] == 2
+
+
+def test_version_1_states_still_load() -> None:
+    text = (VERSION_1[0].with_suffix(".final-state.json")).read_text()
+    assert json.loads(text)["version"] == 1
+    state = state_from_json(text)
+    assert state.turn.discards_due == 0
+    assert json.loads(state_to_json(state))["version"] == 2
+
+
+def test_a_version_1_record_with_a_wrong_discard_names_the_move() -> None:
+    data = json.loads(VERSION_1[0].read_text())
+    i = next(i for i, text in enumerate(data["moves"]) if text.startswith("end discard"))
+    data["moves"][i] = data["moves"][i] + " trail"
+    with pytest.raises(FormatError, match=rf"record: moves\[{i}\]: .*T7"):
+        GameRecord.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("version", [0, 3, 99, "2", None])
+def test_an_unknown_record_version_is_named(version: object) -> None:
+    data = json.loads(VERSION_1[0].read_text())
+    data["version"] = version
+    with pytest.raises(FormatError, match=r"record: version: unknown format version .*1 to 2"):
+        GameRecord.from_json(json.dumps(data))

@@ -1,80 +1,319 @@
-"""``troedler simulate``: the same summary whoever runs the games."""
+"""Tournaments and ``troedler simulate``: the same figures whoever plays the games,
+users' own bots, failing bots forfeiting, and no finished game ever lost."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from troedler import GameRecord
+from troedler.bots import GreedyBot, RandomBot
 from troedler.cli import main
-from troedler.cli.simulate import game_specs, simulate, summarize
+from troedler.errors import ConfigurationError
+from troedler.simulation import Tournament, game_seed, tournament
+from troedler.simulation.games import SEED_LIMIT
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+USER_BOTS = '''
+import os
+import time
 
 
-def test_same_seed_same_summary_with_one_or_two_workers() -> None:
-    specs = game_specs(12, ["greedy", "random", "random"], seed=3, max_rounds=40, keep_records=True)
-    alone = simulate(specs, workers=1)
-    shared = simulate(specs, workers=2)
-    assert alone == shared
-    assert summarize(alone) == summarize(shared)
+class FirstMove:
+    """Always the first legal move; with an ARG, it is named after it."""
+
+    def __init__(self, suffix=""):
+        self.name = "first" + suffix
+
+    def choose(self, observation, legal_moves, rng):
+        return legal_moves[0]
+
+
+class Raises:
+    name = "raises"
+
+    def choose(self, observation, legal_moves, rng):
+        if observation.round >= 2:
+            raise ValueError("no idea what to do")
+        return legal_moves[-1]
+
+
+class Cheats:
+    name = "cheats"
+
+    def choose(self, observation, legal_moves, rng):
+        return "take 9"
+
+
+class Sleeps:
+    name = "sleeps"
+
+    def choose(self, observation, legal_moves, rng):
+        time.sleep(600)
+
+
+class Crashes:
+    name = "crashes"
+
+    def choose(self, observation, legal_moves, rng):
+        os._exit(3)
+
+
+class Nameless:
+    def choose(self, observation, legal_moves, rng):
+        return legal_moves[0]
+'''
+
+
+@pytest.fixture
+def user_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A module of the user's own bots, importable here and in worker processes."""
+    (tmp_path / "userbots.py").write_text(USER_BOTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _troedler(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=SRC)
+    return subprocess.run(
+        [sys.executable, "-m", "troedler", *args],
+        capture_output=True, text=True, check=False, cwd=cwd, env=env, timeout=120,
+    )  # fmt: skip
+
+
+def test_same_seed_same_summary_in_this_process_or_in_two_workers() -> None:
+    bots = ["greedy", "random", "random"]
+    alone = tournament(bots, games=8, seed=3, max_rounds=40)
+    shared = tournament(bots, games=8, seed=3, max_rounds=40, workers=2)
+    watched = tournament(bots, games=8, seed=3, max_rounds=40, workers=2, move_time_limit=60)
+    assert alone == shared == watched
+    assert alone.games == 8 and alone.players == 3
+
+
+def test_game_seeds_are_hashed_into_any_records_range() -> None:
+    seeds = [game_seed(20_000_000_000_000, i) for i in range(1000)]
+    assert len(set(seeds)) == 1000
+    assert all(0 <= seed < SEED_LIMIT for seed in seeds)
+    # Neighbouring run seeds do not share games, as seed * k + i would.
+    assert not set(seeds) & {game_seed(20_000_000_000_001, i) for i in range(1000)}
+    assert game_seed(1, 0) == game_seed(1, 0) != game_seed(0, 1)
 
 
 def test_seats_rotate_so_every_bot_plays_every_seat() -> None:
-    specs = game_specs(4, ["greedy", "random", "random", "random"], 1, None, False)
-    assert [spec.bots.index("greedy") for spec in specs] == [0, 3, 2, 1]
-    assert len({spec.seed for spec in specs}) == 4
+    run = Tournament(["greedy", "random", "random", "random"])
+    specs = run.specs(range(4))
+    assert [spec.seats.index("greedy") for spec in specs] == [0, 3, 2, 1]
 
 
-def test_capped_games_are_counted_as_unfinished() -> None:
-    results = simulate(game_specs(3, ["random", "random"], 1, max_rounds=2, keep_records=False))
-    summary = summarize(results)
-    assert summary["unfinished"] == 3 and summary["finished"] == 0
-    assert summary["games"] == 3
+def test_a_short_line_up_is_repeated_and_a_long_one_refused() -> None:
+    assert Tournament([GreedyBot(), "random"], players=4).seats == (
+        "greedy", "random", "greedy", "random",
+    )  # fmt: skip
+    with pytest.raises(ConfigurationError, match="3 bots given for 2 seats"):
+        Tournament(["greedy", "random", "random"], players=2)
+    assert Tournament([RandomBot(), RandomBot()]).seats == ("random", "random")
+    with pytest.raises(ConfigurationError, match="two different bots are called 'random'"):
+        Tournament([RandomBot(), RandomBot])
 
 
-def test_simulate_json_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "games.jsonl"
+def test_a_bot_without_a_name_is_refused_before_any_game(user_bots: Path) -> None:
+    from userbots import Nameless  # type: ignore[import-not-found]
+
+    made = []
+
+    def factory() -> object:
+        made.append(1)
+        return Nameless()
+
+    with pytest.raises(ConfigurationError, match="needs a name"):
+        tournament([factory, "random"], games=5)
+    assert made == [1]  # made once to look at it, never for a game
+    done = _troedler("simulate", "--bots", "userbots:Nameless,random", "--out", "f", cwd=user_bots)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "bot 'userbots:Nameless' needs a name" in done.stderr
+    assert not (user_bots / "f").exists()
+
+
+def test_capped_games_have_no_winners_and_say_where_they_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "capped.jsonl"
+    args = ["simulate", "--games", "3", "--bots", "random,random", "--max-rounds", "2"]
+    assert main([*args, "--workers", "1", "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "3 games of 2 players: 0 finished, 3 capped at round 2, 0 forfeited" in table
+    assert "mean rounds \u2013" in table and "0.0%" not in table
+    row = next(line for line in table.splitlines() if line.startswith("random "))
+    assert row.split() == ["random", "0", *["\u2013"] * 5, "0"]
+    assert main(["replay", str(out), "--game", "2"]) == 0
+    assert "Stopped after round 2: the game did not end." in capsys.readouterr().out
+    summary = tournament(["random", "random"], games=3, max_rounds=2)
+    assert summary.capped == 3 and summary.mean_rounds is None
+    assert summary.bot("random").win_share is None
+    assert summary.to_dict()["bots"]["random"]["win_share_95"] is None
+
+
+def test_a_big_run_seed_gives_records_that_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "f.jsonl"
     code = main(
-        ["simulate", "--games", "6", "--workers", "1", "--seed", "4", "--json", "--out", str(out)]
-    )
+        ["simulate", "--games", "4", "--workers", "1", "--seed", "20000000000000",
+         "--json", "--out", str(out)]
+    )  # fmt: skip
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["games"] == 6 and summary["players"] == 4
+    assert summary["games"] == 4 and summary["players"] == 4
     assert set(summary["bots"]) == {"greedy", "random"}
     greedy = summary["bots"]["greedy"]
     assert greedy["seat_games"] == summary["finished"]
     low, high = greedy["win_share_95"]
     assert 0 <= low <= greedy["win_share"] <= high <= 1
-    assert abs(sum(summary["seat_win_share"]) - 1) < 0.5  # ties can share a win
     lines = out.read_text().splitlines()
-    assert len(lines) == 6
-    for line in lines:
-        GameRecord.from_json(line)  # each record replays
+    assert [GameRecord.from_json(line).seed for line in lines] == [
+        game_seed(20_000_000_000_000, i) for i in range(4)
+    ]
+    assert main(["replay", str(out), "--game", "3"]) == 0
+    assert "Game over after round" in capsys.readouterr().out
 
 
-def test_simulate_table_and_bad_arguments() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "troedler", "simulate", "--games", "4", "--workers", "2"],
-        capture_output=True, text=True, check=True,
+def test_user_bots_from_a_module_in_two_worker_processes(user_bots: Path) -> None:
+    done = _troedler(
+        "simulate", "--games", "4", "--workers", "2", "--json",
+        "--bots", "userbots:FirstMove,userbots:FirstMove:2,greedy", cwd=user_bots,
     )  # fmt: skip
-    assert "win share per seat" in done.stdout and "greedy" in done.stdout
-    assert "4/4 games" in done.stderr
-    bad = subprocess.run(
-        [sys.executable, "-m", "troedler", "simulate", "--bots", "greedy,wizard"],
-        capture_output=True, text=True, check=False,
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert set(summary["bots"]) == {"userbots:FirstMove", "userbots:FirstMove:2", "greedy"}
+    assert summary["forfeited"] == 0
+    in_process = tournament(
+        ["userbots:FirstMove", "userbots:FirstMove:2", "greedy"], games=4, seed=1
+    )
+    assert summary == in_process.to_dict()
+
+
+def test_failing_bots_forfeit_their_games_with_the_game_and_move_named(user_bots: Path) -> None:
+    """A bot that raises, cheats, never returns or crashes its process forfeits
+    its game; the run goes on and reports each failure."""
+    summary = tournament(
+        ["userbots:Raises", "userbots:Cheats", "userbots:Sleeps", "userbots:Crashes"],
+        games=4, workers=2, move_time_limit=0.2,
     )  # fmt: skip
-    assert bad.returncode == 2 and "no bot called 'wizard'" in bad.stderr
+    assert summary.games == 4 and summary.forfeited == 4 and summary.finished == 0
+    kinds = {failure.bot: failure.kind for failure in summary.failures}
+    assert set(kinds.values()) <= {"raised", "illegal", "slow", "crashed"}
+    for failure in summary.failures:
+        assert failure.bot == f"userbots:{failure.bot.split(':')[1]}"
+        assert failure.move >= 0 and failure.round >= 1
+    # Each kind on its own, with a random partner that never fails.
+    for bot, kind, detail in (
+        ("userbots:Raises", "raised", "ValueError: no idea what to do (userbots.py:"),
+        ("userbots:Cheats", "illegal", "chose 'take 9', which is not legal"),
+        ("userbots:Sleeps", "slow", "did not move within the limit of 0.2 s"),
+        ("userbots:Crashes", "crashed", "ended with exit code 3"),
+    ):
+        alone = tournament([bot, "random"], games=2, workers=2, move_time_limit=0.2)
+        assert [f.game for f in alone.failures] == [0, 1], bot
+        for failure in alone.failures:
+            assert failure.kind == kind and detail in failure.detail and failure.bot == bot
+        assert alone.bot(bot).forfeits == 2
+    raised = tournament(["userbots:Raises", "random"], games=1).failures[0]
+    assert raised.round == 2 and raised.move > 0
 
 
-def test_simulate_a_searching_bot_with_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["simulate", "--games", "2", "--players", "2", "--workers", "1", "--json"]
-    assert main([*args, "--bots", "ismcts:5,greedy"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert set(summary["bots"]) == {"ismcts:5", "greedy"}
-    assert summary["bots"]["ismcts:5"]["seat_games"] == summary["finished"]
-    with pytest.raises(SystemExit):
-        main([*args, "--bots", "greedy:5"])
-    assert "only ismcts takes a budget" in capsys.readouterr().err
+def test_the_table_lists_forfeits(user_bots: Path) -> None:
+    done = _troedler(
+        "simulate", "--games", "2", "--bots", "userbots:Cheats,greedy", "--workers", "1",
+        cwd=user_bots,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert "2 forfeited" in done.stdout
+    assert "forfeit: game 1, move " in done.stdout
+    assert "userbots:Cheats in seat 1 made an illegal move: chose 'take 9'" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "ismcts:-5"], "bad bot 'ismcts:-5': the iterations of ismcts:N must be"),
+        (["--bots", "greedy,,random"], "--bots: bot 2 of 3 is empty"),
+        (["--bots", ""], "--bots: no bots given"),
+        (["--bots", "greedy,random,random", "--players", "2"], "3 bots given for 2 seats"),
+        (["--bots", "greedy,wizard"], "no bot called 'wizard'"),
+        (["--bots", "greedy:5"], "greedy takes no parameter"),
+        (["--bots", "nomodule:Bot"], "there is no module 'nomodule' on the Python path"),
+        (["--out", "no/such/dir/f.jsonl"], "--out: cannot write no/such/dir/f.jsonl"),
+        (["--resume"], "--resume needs --out FILE"),
+        (["--scheduler", "nonsense"], "'nonsense' is not a Dask scheduler address"),
+    ],
+)
+def test_bad_arguments_get_one_line_and_exit_code_2(
+    args: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--games", "2", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("troedler: ") and captured.err.count("\n") == 1
+    assert message in captured.err
+
+
+def test_no_arguments_print_plain_help_and_there_is_a_version() -> None:
+    bare = _troedler()
+    assert bare.returncode == 2 and "simulate" in bare.stderr and "``" not in bare.stderr
+    version = _troedler("--version")
+    assert version.returncode == 0 and version.stdout.startswith("troedler ")
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def test_ctrl_c_keeps_every_finished_game_and_resume_completes_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    run = ["simulate", "--games", "60", "--bots", "greedy,random", "--seed", "5"]
+    run += ["--out", str(out)]
+    env = dict(os.environ, PYTHONPATH=SRC)
+    running = subprocess.Popen(
+        [sys.executable, "-m", "troedler", *run, "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True,  # Ctrl-C in a terminal reaches the whole group
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while _lines(out) < 3 and running.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(running.pid, signal.SIGINT)
+    stdout, stderr = running.communicate(timeout=60)
+    assert running.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    finished = int(stdout.split(" games of ")[0])
+    assert 3 <= finished < 60
+    assert f"interrupted after {finished} of 60 games" in stderr
+    assert _lines(out) == finished
+    for line in out.read_text().splitlines():
+        GameRecord.from_json(line)
+    # A crash in the middle of writing leaves a line cut short: it is dropped.
+    with out.open("a") as file:
+        file.write('{"format": "troedler-rec')
+    resumed = _troedler("simulate", "--out", str(out), "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    whole = tournament(["greedy", "random"], games=60, seed=5, workers=2)
+    assert json.loads(resumed.stdout) == whole.to_dict()
+    records = [GameRecord.from_json(line) for line in out.read_text().splitlines()]
+    assert [record.seed for record in records] == [game_seed(5, i) for i in range(60)]
+    other = _troedler("simulate", "--out", str(out), "--resume", "--seed", "6")
+    assert other.returncode == 2
+    assert "--resume: --seed 6 differs from the run in" in other.stderr

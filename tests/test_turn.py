@@ -12,7 +12,9 @@ from tests.helpers import cards, goods_of, hand, play, position
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
+    DiscardCard,
     EndTurn,
+    GameState,
     Good,
     IllegalMoveError,
     PlayExtraGood,
@@ -30,6 +32,7 @@ from troedler import (
     play_route,
 )
 from troedler.actions import hand_limit_discards
+from troedler.cards import sort_hand
 
 # On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
@@ -282,20 +285,115 @@ def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
     [
         ("trail bridge extra AA:4", "", "trail bridge extra AA:4", 0),
         ("trail bridge extra AA:4 BB:4 feed", "trail AA:4", "bridge extra BB:4 feed", 0),
+        ("trail bridge extra AA:4 BB:4 feed", "extra BB:4", "trail bridge AA:4 feed", 0),
         ("trail feed feed feed feed", "trail", "feed feed feed feed", 0),
         ("trail extra feed feed feed feed feed feed", "trail extra", "feed feed feed feed", 2),
     ],
 )
 def test_T7_hand_limit(held: str, discard: str, kept: str, to_value: int) -> None:
-    state = position(hand=held)
-    required = len(cards(discard))
-    ends = [m for m in legal_moves(state) if isinstance(m, EndTurn)]
-    assert all(len(m.discard) == required for m in ends)
-    assert EndTurn(cards(discard)) in ends
-    after = end_turn(state, cards(discard))
+    state = position(hand=held, others={1: "trail"})
+    after = end_turn(state)
+    for card in cards(discard):
+        if after.turn.discards_due:
+            after = apply_move(after, DiscardCard(card))
+    assert after.current_player == 1, "the turn is over once the hand is at the limit"
     assert after.players[0].hand == hand(kept)
     assert after.players[0].feed_used == to_value
-    assert len(after.players[0].hand) <= 4
+    assert after.discard_pile.cards[-len(cards(discard)) or len(after.discard_pile) :] == hand(
+        discard
+    )
+    check_invariants(after)
+
+
+def test_T7_the_same_player_discards_after_ending_the_turn() -> None:
+    state = position(hand="trail bridge extra AA:4 BB:4 feed", others={1: "trail"})
+    after = apply_move(state, EndTurn())
+    assert after.current_player == 0
+    assert after.turn.discards_due == 2
+    assert after.turn.played == ()
+    assert [str(move) for move in legal_moves(after)] == [
+        "discard trail",
+        "discard bridge",
+        "discard extra",
+        "discard AA:4",
+    ]
+    with pytest.raises(IllegalMoveError, match="T7: seat 0 has ended the turn and discards 2 more"):
+        apply_move(after, EndTurn())
+    once = apply_move(after, DiscardCard(EXTRA_GOOD))
+    assert once.current_player == 0
+    assert once.turn.discards_due == 1
+    assert once.turn.last_discard == EXTRA_GOOD
+    assert once.discard_pile.top == EXTRA_GOOD
+
+
+def test_T7_a_hand_of_4_or_fewer_discards_nothing() -> None:
+    for held in ("", "trail", "trail bridge extra AA:4", "feed feed feed feed"):
+        state = position(hand=held, others={1: "trail"})
+        after = end_turn(state)
+        assert after.current_player == 1
+        assert after.players[0].hand == hand(held)
+        assert not any(isinstance(m, DiscardCard) for m in legal_moves(state))
+
+
+def test_T7_special_feed_is_never_discarded() -> None:
+    state = end_turn(position(hand="trail bridge feed feed feed feed", others={1: "trail"}))
+    # Four feed stay: every other card must go, and goes without a decision.
+    assert state.current_player == 1
+    assert state.players[0].hand == hand("feed feed feed feed")
+    state = end_turn(position(hand="trail bridge extra feed feed feed", others={1: "trail"}))
+    assert state.turn.discards_due == 2
+    assert DiscardCard(SPECIAL_FEED) not in legal_moves(state)
+    with pytest.raises(IllegalMoveError, match="T7: special feed is never discarded"):
+        apply_move(state, DiscardCard(SPECIAL_FEED))
+
+
+def test_T7_a_forced_discard_needs_no_decision() -> None:
+    # All the cards that could go are alike: nothing to decide.
+    state = end_turn(position(hand="ferry ferry ferry feed feed feed", others={1: "trail"}))
+    assert state.current_player == 1
+    assert state.players[0].hand == hand("ferry feed feed feed")
+    # A discard that leaves only one way on makes that one at once, too.
+    state = end_turn(position(hand="trail bridge ferry moor extra", others={1: "trail"}))
+    state = apply_move(state, DiscardCard(cards("moor")[0]))
+    assert state.current_player == 1
+
+
+def test_T7_discards_go_in_hand_order() -> None:
+    state = end_turn(position(hand="trail bridge extra AA:4 BB:4 feed", others={1: "trail"}))
+    after_extra = apply_move(state, DiscardCard(EXTRA_GOOD))
+    assert [str(m) for m in legal_moves(after_extra)] == ["discard AA:4", "discard BB:4"]
+    with pytest.raises(
+        IllegalMoveError, match="T7: discards go in hand order: trail comes before extra"
+    ):
+        apply_move(after_extra, DiscardCard(cards("trail")[0]))
+    # Discarding BB:4 first would leave nothing after it for the second discard.
+    with pytest.raises(IllegalMoveError, match="T7: after BB:4 too few cards remain for the 2"):
+        apply_move(state, DiscardCard(cards("BB:4")[0]))
+    with pytest.raises(IllegalMoveError, match="T7: seat 0 holds no ferry card"):
+        apply_move(state, DiscardCard(cards("ferry")[0]))
+
+
+def test_T7_no_discard_outside_the_hand_limit() -> None:
+    state = position(hand="trail bridge extra AA:4 BB:4 feed")
+    with pytest.raises(IllegalMoveError, match="T7: no discard is due"):
+        apply_move(state, DiscardCard(EXTRA_GOOD))
+    with pytest.raises(IllegalMoveError, match="T7: 'trail' is not a card"):
+        apply_move(end_turn(state), DiscardCard("trail"))  # type: ignore[arg-type]
+
+
+def _finishes(state: GameState) -> list[GameState]:
+    """The end of the turn on every path of discards from ``state``."""
+    if not state.turn.discards_due:
+        return [state]
+    moves = legal_moves(state)
+    assert len(moves) == len(set(moves)), "equal cards are one move"
+    assert all(isinstance(move, DiscardCard) for move in moves)
+    assert len(moves) > 1, "a discard that leaves no choice is made at once"
+    ends = []
+    for move in moves:
+        assert is_legal(state, move)
+        ends.extend(_finishes(apply_move(state, move)))
+    return ends
 
 
 # How many of each card a hand may hold without running out of the deck.
@@ -309,55 +407,25 @@ _MOST_IN_HAND = {"trail": 3, "bridge": 3, "ferry": 3, "extra": 2, "feed": 5, "AC
         lambda counts: sum(counts) <= 8
     )
 )
-def test_T7_every_choice_of_discards_listed_once(counts: tuple[int, ...]) -> None:
+def test_T7_every_choice_of_discards_reachable_once(counts: tuple[int, ...]) -> None:
     words = [word for word, n in zip(_MOST_IN_HAND, counts, strict=True) for _ in range(n)]
-    # Hands full of equal cards: each distinct choice of discards is one move.
-    state = position(hand=" ".join(words))
+    # Hands full of equal cards: each distinct choice of discards is one path.
+    state = position(hand=" ".join(words), others={1: "trail"})
     held = state.players[0].hand
-    required, _ = hand_limit_discards(held, 4)
+    required, overflow = hand_limit_discards(held, 4)
     discardable = [card for card in held if card != SPECIAL_FEED]
     expected = set(itertools.combinations(discardable, required))
-    listed = [m.discard for m in legal_moves(state) if isinstance(m, EndTurn)]
-    assert len(listed) == len(set(listed))
-    assert set(listed) == expected
-    for discard in listed:
-        assert is_legal(state, EndTurn(discard))
-
-
-def test_T7_exactly_the_surplus_never_feed() -> None:
-    state = position(hand="trail bridge extra AA:4 BB:4 feed")
-    with pytest.raises(
-        IllegalMoveError,
-        match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 3",
-    ):
-        end_turn(state, cards("trail bridge extra"))
-    with pytest.raises(
-        IllegalMoveError,
-        match="T7: seat 0 ends the turn with 6 cards and must discard exactly 2, not 1",
-    ):
-        end_turn(state, cards("trail"))
-    with pytest.raises(IllegalMoveError, match="T7: special feed is never discarded"):
-        end_turn(state, cards("trail feed"))
-    with pytest.raises(IllegalMoveError, match="T7: seat 0 cannot discard 1 ferry card"):
-        end_turn(state, cards("trail ferry"))
-    small = position(hand="trail bridge")
-    with pytest.raises(IllegalMoveError, match="must discard exactly 0, not 1"):
-        end_turn(small, cards("trail"))
-
-
-def test_T7_text_is_not_a_choice_of_cards() -> None:
-    state = position(hand="trail")
-    for text in ("", "trail"):
-        with pytest.raises(IllegalMoveError, match="T7: .* is not a sequence of cards"):
-            apply_move(state, EndTurn(text))  # type: ignore[arg-type]
-
-
-def test_T7_discard_order_does_not_matter() -> None:
-    state = position(hand="trail bridge extra AA:4 BB:4 feed")
-    one = apply_move(state, EndTurn(cards("AA:4 trail")))
-    other = apply_move(state, EndTurn(cards("trail AA:4")))
-    assert one == other
-    assert EndTurn(cards("AA:4 trail")) == EndTurn(cards("trail AA:4"))
+    chosen = []
+    for end in _finishes(end_turn(state)):
+        assert end.current_player == 1
+        kept = end.players[0].hand
+        assert len(kept) == min(len(held), 4)
+        assert kept.count(SPECIAL_FEED) == held.count(SPECIAL_FEED) - overflow
+        discarded = end.discard_pile.cards[len(state.discard_pile) :]
+        assert sort_hand(kept + discarded + (SPECIAL_FEED,) * overflow) == held
+        chosen.append(sort_hand(discarded))
+    assert len(chosen) == len(set(chosen)), "each final choice has exactly one path"
+    assert set(chosen) == expected
 
 
 def test_T8_unplayed_cards_stay_in_hand_for_later_rounds() -> None:

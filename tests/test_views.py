@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 from tests.helpers import position
 from tests.test_properties import reachable_states
 from troedler import (
+    EXTRA_GOOD,
     SPECIAL_FEED,
     ConfigurationError,
+    DiscardCard,
+    EndTurn,
     GameState,
     RequestCard,
     SpecialFeedCard,
@@ -178,3 +181,22 @@ def test_I2_determinize_refuses_unknown_cards_above_the_set_up_pile() -> None:
     moved = attrs.evolve(seen, discard_pile=(known[0], *([None] * hidden), *known[1:]))
     with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
         determinize(moved, random.Random(0))
+
+
+@pytest.mark.parametrize("recall", RECALLS)
+def test_I3_a_pending_discard_is_seen_by_everyone(recall: str) -> None:
+    from troedler.cli.render import render_observation
+
+    state = position(hand="trail bridge extra AA:4 BB:4 feed", others={1: "trail"})
+    state = apply_move(state, EndTurn())
+    state = apply_move(state, DiscardCard(EXTRA_GOOD))
+    for seat in range(state.num_players):
+        seen = observe(state, seat, recall=recall)  # type: ignore[arg-type]
+        assert (seen.discards_due, seen.last_discard) == (1, EXTRA_GOOD)
+        assert seen.discard_pile[-1] == EXTRA_GOOD
+        names = [f"seat {s}" for s in range(state.num_players)]
+        assert "Over the hand limit: seat 0 must discard 1 more" in render_observation(seen, names)
+        again = determinize(seen, random.Random(seat))
+        assert again.turn == state.turn
+        if seat == 0 or recall == "perfect":  # the hand is known
+            assert legal_moves(again) == legal_moves(state)

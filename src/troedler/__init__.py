@@ -11,6 +11,7 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 """
 
 from troedler.actions import (
+    discard_card,
     discard_pile,
     end_turn,
     form_piles,
@@ -46,6 +47,7 @@ from troedler.errors import (
 from troedler.goods import Good, Goods
 from troedler.legal import apply_move, is_legal, legal_moves
 from troedler.moves import (
+    DiscardCard,
     DiscardPile,
     EndTurn,
     Move,
@@ -65,7 +67,7 @@ from troedler.setup import new_game
 from troedler.state import GameState, Phase, PlayerState, Turn, check_invariants
 from troedler.views import Observation, determinize, observe
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "EXTRA_GOOD",
@@ -74,6 +76,7 @@ __all__ = [
     "Card",
     "CardCatalogue",
     "ConfigurationError",
+    "DiscardCard",
     "DiscardPile",
     "EndTurn",
     "ExtraGoodCard",
@@ -112,6 +115,7 @@ __all__ = [
     "default_board",
     "default_cards",
     "determinize",
+    "discard_card",
     "discard_pile",
     "end_turn",
     "form_piles",

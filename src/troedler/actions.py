@@ -5,14 +5,13 @@ naming the rule and the facts; it never changes the state it is given. Checks
 run in a fixed order: game over, phase, whose decision, then the action's own
 rules.
 
-The end of a round (R6) and of the game (E1) follow from the last
-:func:`end_turn` of a round; the next round's piles are formed at once.
+The end of a round (R6) and of the game (E1) follow from the end of the
+last turn of a round (:func:`end_turn`, then any :func:`discard_card`); the
+next round's piles are formed at once.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable
 from typing import NoReturn, TypeVar, cast
 
 import attrs
@@ -28,6 +27,7 @@ from troedler.cards import (
     RouteCard,
     SpecialFeedCard,
     hand_count,
+    hand_counts,
     hand_without,
     sort_hand,
 )
@@ -39,17 +39,22 @@ from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "PILE_SIZE",
+    "discard_card",
+    "discard_options",
     "discard_pile",
     "discards_required",
     "end_turn",
     "form_piles",
+    "forming_outcomes",
     "hand_limit_discards",
     "play_extra_good",
     "play_feed_extra_good",
     "play_feed_move",
     "play_request",
     "play_route",
+    "start_forming",
     "take_pile",
+    "turn_up",
 ]
 
 T = TypeVar("T")
@@ -59,7 +64,6 @@ PILE_SIZE = 4
 
 
 _CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
-_SORT_KEY = operator.attrgetter("sort_key")
 
 
 def _fail(rule: str, message: str) -> NoReturn:
@@ -144,7 +148,6 @@ def form_piles(state: GameState) -> GameState:
         del deck[-more:]
     # One card on each pile, then the next layer: pile j gets every num_piles-th card.
     piles = tuple(tuple(laid[j::num_piles]) for j in range(num_piles))
-    first = state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
     return GameState(
         state.rules,
         state.board,
@@ -154,7 +157,7 @@ def form_piles(state: GameState) -> GameState:
         state.round,
         state.dealer,
         state.phase,
-        first,
+        _first_to_take(state),
         tuple(deck),
         piles,
         discard,
@@ -164,10 +167,92 @@ def form_piles(state: GameState) -> GameState:
     )
 
 
+def _first_to_take(state: GameState) -> int:
+    """Who decides first once the piles lie: the dealer discarding (two players)
+    or the dealer's left neighbour taking (R4)."""
+    return state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
+
+
+# --- forming with explicit chance: card by card (R2, R3) --------------------
+
+
+def start_forming(state: GameState) -> GameState:
+    """``state`` at the start of a round, waiting for chance to form its piles
+    card by card (explicit chance, R2).
+
+    With explicit chance the game-round pile is kept in hand order: its order
+    is decided card by card, by :func:`turn_up`.
+    """
+    return _settle_forming(
+        attrs.evolve(
+            state,
+            phase=Phase.FORM_PILES,
+            current_player=None,
+            dealer_piles=((),) * (state.num_players + 1),
+        )
+    )
+
+
+def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
+    """The cards chance may turn up next from the game-round pile, each once in
+    hand order, with how many of each the pile holds (R2)."""
+    if state.phase is not Phase.FORM_PILES:
+        _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
+    return hand_counts(state.game_round_pile)
+
+
+def turn_up(state: GameState, card: Card) -> GameState:
+    """Chance turns up ``card`` from the game-round pile and lays it on the next
+    dealer pile: one card on each pile, then the next layer (R2)."""
+    if state.phase is not Phase.FORM_PILES:
+        _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
+    if type(card) not in _CARD_TYPES:
+        _fail("R2", f"{card!r} is not a card")
+    deck = hand_without(state.game_round_pile, card)
+    if deck is None:
+        _fail("R2", f"the game-round pile holds no {card} card")
+    piles = state.dealer_piles
+    j = _laid(piles) % len(piles)
+    pile = (piles[j] or ()) + (card,)
+    return _settle_forming(
+        attrs.evolve(state, game_round_pile=deck, dealer_piles=_replace(piles, j, pile))
+    )
+
+
+def _laid(piles: tuple[tuple[Card, ...] | None, ...]) -> int:
+    return sum(len(pile or ()) for pile in piles)
+
+
+def _settle_forming(state: GameState) -> GameState:
+    """Make what needs no chance: reshuffling an empty game-round pile (R3),
+    and the end of forming once the piles are full or nothing is left."""
+    piles = state.dealer_piles
+    laid = _laid(piles)
+    if laid == PILE_SIZE * len(piles):
+        return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
+    if (
+        not state.game_round_pile
+        and state.discard_pile
+        and (laid == 0 or state.rules.reshuffle_mid_forming)
+    ):
+        # The shuffled discard pile: its order is chance's, card by card.
+        state = attrs.evolve(
+            state,
+            game_round_pile=sort_hand(state.discard_pile.cards),
+            discard_pile=Pile(),
+            shuffles=state.shuffles + 1,
+        )
+    if not state.game_round_pile:
+        return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
+    return state
+
+
 def _check_take_phase(state: GameState) -> None:
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     if state.phase is not Phase.TAKE_PILES:
+        if state.phase.is_chance:
+            _fail("R1", f"round {state.round} is in the {state.phase.value} phase: chance moves")
         _fail(
             "R1",
             f"the dealer piles of round {state.round} are gone; "
@@ -256,10 +341,17 @@ def discard_pile(state: GameState, pile: int) -> GameState:
 def _turn_player(state: GameState) -> tuple[int, PlayerState]:
     if state.phase is Phase.PLAY_TURNS:
         seat = cast(int, state.current_player)  # the turns phase always has one
+        if state.turn.discards_due:
+            _fail(
+                "T7",
+                f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
+            )
         return seat, state.players[seat]
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
-    _fail("T1", f"cards are played in turns; round {state.round} is still taking dealer piles")
+    _fail(
+        "T1", f"cards are played in turns; round {state.round} is in the {state.phase.value} phase"
+    )
 
 
 def _check_good(good: object, rule: str) -> Good:
@@ -466,58 +558,43 @@ def discards_required(cards: int, feed: int, limit: int) -> tuple[int, int]:
     return surplus, 0
 
 
-def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
-    """End the current turn, discarding ``discard`` to keep to the hand limit.
+def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list[Card]:
+    """The cards of the sorted ``hand`` that may be discarded next, each once,
+    in hand order, while ``due`` discards are due and ``last`` was the last (T7).
+
+    Discards go in hand order, so each choice of cards has one order: a card
+    may be discarded if it is not special feed, does not come before ``last``,
+    and leaves enough cards at or after it for the discards still due.
+    """
+    floor = -1 if last is None else last.sort_key
+    candidates = [
+        card for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard
+    ]
+    options: list[Card] = []
+    for i in range(len(candidates) - due + 1):
+        card = candidates[i]
+        if not options or card.sort_key != options[-1].sort_key:
+            options.append(card)
+    return options
+
+
+def end_turn(state: GameState) -> GameState:
+    """End the playing part of the current turn (T6, T7).
 
     Played routes and extra goods go onto the discard pile, played special
-    feed and fulfilled requests onto the value pile (T6). ``discard`` must be
-    exactly the surplus over the hand limit and may not hold special feed;
-    feed beyond the limit goes onto the value pile (T7). After the last turn
-    of a round the horse passes and the next round's piles are formed (R6),
-    or the game ends (E1).
+    feed and fulfilled requests onto the value pile (T6). Feed beyond the hand
+    limit goes onto the value pile (T7). If other cards are over the limit
+    the same player then discards them with :func:`discard_card`; where that
+    leaves no choice (every such card must go, or they are all alike) the
+    engine discards them at once. When the turn is over, the next player's
+    turn begins; after the last turn of a round the horse passes and the next
+    round's piles are formed (R6), or the game ends (E1).
     """
     seat, player = _turn_player(state)
     hand = player.hand
-    if type(discard) is tuple and not discard:
-        thrown: tuple[Card, ...] = ()
-    elif isinstance(discard, (str, bytes)):
-        _fail("T7", f"{discard!r} is not a sequence of cards")
-    else:
-        try:
-            unsorted = tuple(discard)
-        except TypeError:
-            _fail("T7", f"{discard!r} is not a sequence of cards")
-        for card in unsorted:
-            if type(card) not in _CARD_TYPES:
-                _fail("T7", f"{card!r} is not a card")
-            if type(card) is SpecialFeedCard:
-                _fail("T7", "special feed is never discarded")
-        thrown = sort_hand(unsorted)
-    kept = hand
-    if thrown:
-        remaining = list(hand)
-        # Sort keys name card values: look cards up by key, never by ==.
-        keys = list(map(_SORT_KEY, hand))
-        for card in thrown:
-            try:
-                i = keys.index(card.sort_key)
-            except ValueError:
-                _fail(
-                    "T7",
-                    f"seat {seat} cannot discard {hand_count(thrown, card)} {card} card(s); "
-                    f"it holds {hand_count(hand, card)}",
-                )
-            del keys[i], remaining[i]
-        kept = tuple(remaining)
     required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
-    if len(thrown) != required:
-        _fail(
-            "T7",
-            f"seat {seat} ends the turn with {len(hand)} cards and must discard "
-            f"exactly {required}, not {len(thrown)}",
-        )
     if overflow:
-        kept = cast(tuple[Card, ...], hand_without(kept, SPECIAL_FEED, overflow))  # counted
+        hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, overflow))  # counted
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:
@@ -525,28 +602,96 @@ def end_turn(state: GameState, discard: Iterable[Card] = ()) -> GameState:
             to_discard.append(card)
         else:
             to_value.append(card)
-    new_player = PlayerState(
-        player.cart,
-        kept,
-        player.goods,
-        sort_hand(player.value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
-        if to_value or overflow
-        else player.value_pile,
+    value_pile = player.value_pile
+    if to_value or overflow:
+        value_pile = sort_hand(value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
+    discard = state.discard_pile.add(to_discard)
+    if required:
+        return _discard_down(state, seat, player, hand, value_pile, discard, required, None)
+    new_player = PlayerState(player.cart, hand, player.goods, value_pile)
+    return _next_turn(state, seat, _replace(state.players, seat, new_player), discard)
+
+
+def discard_card(state: GameState, card: Card) -> GameState:
+    """Put ``card`` from the hand onto the discard pile, down to the hand limit (T7).
+
+    Only while discards are due after :func:`end_turn`. Special feed is never
+    discarded, and discards go in hand order: ``card`` must not come before
+    the card discarded last, and must leave enough cards at or after it for
+    the discards still due. When the last one is made, or the rest leave no
+    choice, the turn is over.
+    """
+    if state.phase is Phase.GAME_OVER:
+        _fail("E1", "the game is over")
+    due = state.turn.discards_due
+    if state.phase is not Phase.PLAY_TURNS or not due:
+        _fail("T7", "no discard is due: cards are discarded only over the hand limit")
+    seat = cast(int, state.current_player)  # the turns phase always has one
+    player = state.players[seat]
+    if type(card) not in _CARD_TYPES:
+        _fail("T7", f"{card!r} is not a card")
+    if type(card) is SpecialFeedCard:
+        _fail("T7", "special feed is never discarded")
+    last = state.turn.last_discard
+    if card.sort_key not in (option.sort_key for option in discard_options(player.hand, due, last)):
+        if hand_without(player.hand, card) is None:
+            _fail("T7", f"seat {seat} holds no {card} card")
+        if last is not None and card.sort_key < last.sort_key:
+            _fail("T7", f"discards go in hand order: {card} comes before {last}, discarded last")
+        _fail("T7", f"after {card} too few cards remain for the {due} discards due")
+    return _discard_down(
+        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, card
     )
-    players = _replace(state.players, seat, new_player)
-    discard_pile = state.discard_pile.add(tuple(to_discard) + thrown)
-    following = (seat + 1) % state.num_players
-    if following != state.dealer:
+
+
+def _discard_down(
+    state: GameState,
+    seat: int,
+    player: PlayerState,
+    hand: tuple[Card, ...],
+    value_pile: tuple[Card, ...],
+    discard: Pile,
+    due: int,
+    card: Card | None,
+) -> GameState:
+    """Discard ``card`` (if any) from ``hand``, then every discard that is the
+    only one possible, and either wait for the player's choice or end the turn."""
+    options = [card] if card is not None else discard_options(hand, due, None)
+    last = None
+    while len(options) == 1:
+        last = options[0]
+        hand = cast(tuple[Card, ...], hand_without(hand, last))  # an option is held
+        discard = discard.add((last,))
+        due -= 1
+        if not due:
+            break
+        options = discard_options(hand, due, last)
+    players = _replace(
+        state.players, seat, PlayerState(player.cart, hand, player.goods, value_pile)
+    )
+    if due:
         return _within_round(
             state,
             players=players,
-            discard_pile=discard_pile,
-            current_player=following,
-            turn=NO_TURN,
+            discard_pile=discard,
+            current_player=seat,
+            turn=Turn(discards_due=due, last_discard=last),
+        )
+    return _next_turn(state, seat, players, discard)
+
+
+def _next_turn(
+    state: GameState, seat: int, players: tuple[PlayerState, ...], discard: Pile
+) -> GameState:
+    """After ``seat``'s turn: the next player's turn, or the end of the round (R5, R6)."""
+    following = (seat + 1) % state.num_players
+    if following != state.dealer:
+        return _within_round(
+            state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
         )
     return _end_round(
         _within_round(
-            state, players=players, discard_pile=discard_pile, current_player=seat, turn=NO_TURN
+            state, players=players, discard_pile=discard, current_player=seat, turn=NO_TURN
         )
     )
 
@@ -555,25 +700,26 @@ def _end_round(state: GameState) -> GameState:
     threshold = state.rules.end_threshold
     if any(len(p.value_pile) - p.feed_used >= threshold for p in state.players):
         return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
-    return form_piles(
-        GameState(
-            state.rules,
-            state.board,
-            state.cards,
-            state.seed,
-            state.shuffles,
-            state.round + 1,
-            (state.dealer + 1) % state.num_players,
-            Phase.TAKE_PILES,
-            None,
-            state.game_round_pile,
-            (),
-            state.discard_pile,
-            state.village_goods,
-            state.players,
-            NO_TURN,
-        )
+    following = GameState(
+        state.rules,
+        state.board,
+        state.cards,
+        state.seed,
+        state.shuffles,
+        state.round + 1,
+        (state.dealer + 1) % state.num_players,
+        Phase.TAKE_PILES,
+        None,
+        state.game_round_pile,
+        (),
+        state.discard_pile,
+        state.village_goods,
+        state.players,
+        NO_TURN,
     )
+    if state.rules.explicit_chance:
+        return start_forming(following)
+    return form_piles(following)
 
 
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

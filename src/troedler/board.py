@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 import re
 import types
 from collections.abc import Iterable, Mapping
@@ -85,11 +86,15 @@ class Village:
     """A village of the board.
 
     ``number`` is the number printed on it: how many goods it receives at
-    set-up (S4); 0 for a village without a number.
+    set-up (S4); 0 for a village without a number. ``position`` is where
+    pictures draw it, ``(x, y)`` with y growing downwards, or None to let
+    them compute a layout. Positions are not rules: they take no part in
+    equality, hashing or the board's fingerprint.
     """
 
     name: str
     number: int = 0
+    position: tuple[float, float] | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen
@@ -212,6 +217,9 @@ def _first_problem(
         seen[folded] = i
         if type(village.number) is not int or not 0 <= village.number <= TOTAL_VILLAGE_NUMBERS:
             return f"villages[{i}].number", f"expected 0 to 48, got {quote(village.number)}"
+    problem = _position_problem(villages)
+    if problem is not None:
+        return problem
     total = sum(village.number for village in villages)
     if total != TOTAL_VILLAGE_NUMBERS:
         return "villages", f"the village numbers add up to {total}, not 48 (C4)"
@@ -254,14 +262,51 @@ def _first_problem(
     return None
 
 
+MAX_POSITION = 10_000
+
+
+def _position_problem(villages: tuple[Village, ...]) -> tuple[str, str] | None:
+    """The first bad village position as (field, message), or None."""
+    placed = [village.position is not None for village in villages]
+    if any(placed) and not all(placed):
+        i = placed.index(False)
+        return f"villages[{i}].position", "missing: give a position to every village or to none"
+    seen: dict[tuple[float, float], int] = {}
+    for i, village in enumerate(villages):
+        where = village.position
+        if where is None:
+            continue
+        if (
+            not isinstance(where, tuple)
+            or len(where) != 2
+            or not all(type(c) in (int, float) and math.isfinite(c) for c in where)
+            or not all(0 <= c <= MAX_POSITION for c in where)
+        ):
+            return f"villages[{i}].position", (
+                f"expected two numbers 0 to {MAX_POSITION}, got {quote(where)}"
+            )
+        key = (float(where[0]), float(where[1]))
+        if key in seen:
+            return f"villages[{i}].position", f"the same as villages[{seen[key]}]'s"
+        seen[key] = i
+    return None
+
+
 def _board_from_toml(source: str, data: object) -> Board:
     top = Fields(source, "", data)
     top.only("villages", "routes", "start_villages")
     villages = []
     for entry in top.tables("villages"):
-        entry.only("name", "number")
+        entry.only("name", "number", "position")
         number = entry.integer("number", 0, TOTAL_VILLAGE_NUMBERS) if "number" in entry.table else 0
-        villages.append(Village(entry.string("name"), number))
+        position = None
+        if "position" in entry.table:
+            where = entry.array("position")
+            numbers = [c for c in where if isinstance(c, int | float) and not isinstance(c, bool)]
+            if len(where) != 2 or len(numbers) != 2:
+                raise entry.error("position", f"expected [x, y], got {quote(where)}")
+            position = (float(numbers[0]), float(numbers[1]))
+        villages.append(Village(entry.string("name"), number, position))
     routes = []
     for entry in top.tables("routes"):
         entry.only("between", "kind")

@@ -29,6 +29,7 @@ from troedler.errors import ConfigurationError, NotationError, quote
 from troedler.goods import Goods
 
 __all__ = [
+    "CARD_TYPES",
     "EXTRA_GOOD",
     "ROUTE_CARDS",
     "SPECIAL_FEED",
@@ -42,6 +43,7 @@ __all__ = [
     "card_sort_key",
     "default_cards",
     "hand_count",
+    "hand_counts",
     "hand_index",
     "hand_without",
     "load_cards",
@@ -89,24 +91,15 @@ def _check_kind(instance: object, attribute: object, value: Any) -> None:
         raise ConfigurationError(f"a route card has a RouteKind, not {quote(value)}")
 
 
-def _serial(key: SortKey) -> int:
-    # A card's serial is its sort key: an int as cheap to hash as any, so
-    # tuples of serials name sets of cards in look-up tables, and no table
-    # of every card value ever made grows behind the reader's back.
-    return key
-
-
 @attrs.frozen(cache_hash=True)
 class RouteCard:
     """A route card: moves the cart along one route of its kind (T2)."""
 
     kind: RouteKind = attrs.field(validator=_check_kind)
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
-    serial: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:  # after the validators
         object.__setattr__(self, "sort_key", int(self.kind))
-        object.__setattr__(self, "serial", _serial(self.sort_key))
 
     def __str__(self) -> str:
         return self.kind.code
@@ -117,7 +110,6 @@ class ExtraGoodCard:
     """The extra good (+1) card: take one more good where the cart is (T3)."""
 
     sort_key: ClassVar[SortKey] = 4
-    serial: ClassVar[int] = 4
 
     def __str__(self) -> str:
         return "extra"
@@ -128,7 +120,6 @@ class SpecialFeedCard:
     """Special feed: one move, one good or one substitution (T5); damage once used."""
 
     sort_key: ClassVar[SortKey] = 5
-    serial: ClassVar[int] = 5
 
     def __str__(self) -> str:
         return "feed"
@@ -141,7 +132,6 @@ class RequestCard:
     goods: Goods = attrs.field(validator=_check_request_goods)
     points: int = attrs.field(validator=_check_points)
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
-    serial: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:  # after the validators
         # By size, then most of the first kinds, then points: one int per value.
@@ -149,7 +139,6 @@ class RequestCard:
         for n in self.goods.counts:
             key = key * (MAX_REQUEST_GOODS_OF_A_KIND + 1) + MAX_REQUEST_GOODS_OF_A_KIND - n
         object.__setattr__(self, "sort_key", 6 + key * (MAX_POINTS + 1) + self.points)
-        object.__setattr__(self, "serial", _serial(self.sort_key))
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"
@@ -157,6 +146,9 @@ class RequestCard:
 
 Card = RouteCard | ExtraGoodCard | SpecialFeedCard | RequestCard
 """Any card of the game."""
+
+CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
+"""The classes of :data:`Card`, for checks of untrusted values."""
 
 EXTRA_GOOD = ExtraGoodCard()
 """The extra good (+1) card."""
@@ -210,6 +202,17 @@ def hand_count(hand: Sequence[Card], card: Card) -> int:
     return bisect.bisect_right(hand, key, key=_SORT_KEY) - bisect.bisect_left(
         hand, key, key=_SORT_KEY
     )
+
+
+def hand_counts(hand: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
+    """Each distinct card of the sorted ``hand`` once, in hand order, with its count."""
+    found: list[tuple[Card, int]] = []
+    for card in hand:
+        if found and found[-1][0].sort_key == card.sort_key:
+            found[-1] = (found[-1][0], found[-1][1] + 1)
+        else:
+            found.append((card, 1))
+    return tuple(found)
 
 
 def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...] | None:

@@ -8,27 +8,22 @@ disagree: every listed move applies, and every move that applies is listed.
 from __future__ import annotations
 
 import functools
-import itertools
-import operator
-from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 import attrs
 
 from troedler import actions
 from troedler.board import Board, RouteKind
 from troedler.cards import (
-    SPECIAL_FEED,
-    Card,
     ExtraGoodCard,
     RequestCard,
     RouteCard,
     SpecialFeedCard,
-    hand_index,
 )
 from troedler.errors import IllegalMoveError
 from troedler.goods import Good, Goods
 from troedler.moves import (
+    DiscardCard,
     DiscardPile,
     EndTurn,
     Move,
@@ -52,7 +47,6 @@ _DISCARD = tuple(DiscardPile(i) for i in range(MAX_PILES))
 _EXTRA = tuple(PlayExtraGood(good) for good in Good)
 _FEED_EXTRA = tuple(PlayFeedExtraGood(good) for good in Good)
 _END = EndTurn()
-_SERIAL = operator.attrgetter("serial")
 
 # One destination: (village index, its moves). The moves are indexed by what is
 # taken on arrival: [0] nothing, [1 + good] that good.
@@ -98,15 +92,18 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every move the current player may make, each once, in a fixed order.
 
     Empty only once the game is over. Cards of the same kind are one move:
-    holding two bridge cards does not list each bridge twice. The order is
-    route moves, extra goods, special feed moves and goods, deliveries, and
-    the ways to end the turn.
+    holding two bridge cards does not list each bridge twice. In a turn the
+    order is route moves, extra goods, special feed moves and goods,
+    deliveries, and ending the turn last; while discards are due (T7) the
+    moves are the cards that may be discarded, in hand order.
 
     >>> from troedler import new_game
     >>> [str(move) for move in legal_moves(new_game(2, seed=5))]
     ['discard 0', 'discard 1', 'discard 2']
     """
     if state.phase is Phase.PLAY_TURNS:
+        if state.turn.discards_due:
+            return _discard_moves(state)
         return _turn_moves(state)
     if state.phase is Phase.TAKE_PILES:
         piles = state.dealer_piles
@@ -166,13 +163,16 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
             # Only goods up to the request's size matter, so cap for more cache hits.
             capped = tuple(n if n < size else size for n in held.counts)
             moves.extend(_request_moves(request, capped, min(feed, size)))
-    # The feed was counted above: no second pass over the hand.
-    required, _overflow = actions.discards_required(len(player.hand), feed, state.rules.hand_limit)
-    if required:
-        moves.extend(_end_turn_moves(player.hand, feed, required))
-    else:
-        add(_END)
+    add(_END)
     return tuple(moves)
+
+
+def _discard_moves(state: GameState) -> tuple[Move, ...]:
+    player = state.players[cast(int, state.current_player)]
+    turn = state.turn
+    return tuple(
+        map(DiscardCard, actions.discard_options(player.hand, turn.discards_due, turn.last_discard))
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -199,70 +199,19 @@ def _request_moves(
     return tuple(PlayRequest(request, Goods.of_counts(counts)) for _cost, counts in found)
 
 
-# One EndTurn per choice of discards ever listed, found by the cards' serial
-# numbers: nearly every choice has been seen before. Bounded by the number of
-# distinct discard multisets (tens of thousands for the default deck) and a cap.
-_END_TURNS: dict[tuple[int, ...], EndTurn] = {}
-_END_TURNS_LIMIT = 100_000
-
-_Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
-
-
-@functools.lru_cache(maxsize=1024)
-def _discard_picks(repeats: tuple[bool, ...], required: int) -> tuple[_Pick, ...]:
-    """Every way to pick ``required`` of a sorted row of cards, each distinct
-    choice once, as functions from the row to the picked items.
-
-    ``repeats[i]`` says whether item ``i + 1`` equals item ``i``. Equal items
-    stand together in a sorted row, so a distinct choice is one that takes
-    a leading part of each run of equal items; taking those in the order of
-    :func:`itertools.combinations` lists each choice where it first appears.
-    """
-    picks: list[_Pick] = []
-    for positions in itertools.combinations(range(len(repeats) + 1), required):
-        chosen = set(positions)
-        if all(not (i and repeats[i - 1]) or i - 1 in chosen for i in positions):
-            # A slice keeps a single pick a tuple; C all the way, no lambda.
-            picks.append(
-                operator.itemgetter(*positions)
-                if required > 1
-                else operator.itemgetter(slice(positions[0], positions[0] + 1))
-            )
-    return tuple(picks)
-
-
-def _end_turn_moves(hand: tuple[Card, ...], feed: int, required: int) -> list[EndTurn]:
-    """Every way to discard ``required`` route, request and extra-good cards
-    of the sorted ``hand``, which holds ``feed`` special feed (T7), each
-    choice once, in hand order."""
-    serials = tuple(map(_SERIAL, hand))
-    if feed:
-        first_feed = hand_index(hand, SPECIAL_FEED)
-        serials = serials[:first_feed] + serials[first_feed + feed :]
-    picks = _discard_picks(tuple(map(operator.eq, serials, serials[1:])), required)
-    choices = list(map(operator.call, picks, itertools.repeat(serials)))
-    found: list[EndTurn | None] = list(map(_END_TURNS.get, choices))
-    if not all(found):  # moves are always true: only a miss is false
-        by_serial = {card.serial: card for card in hand}
-        for i, choice in enumerate(choices):
-            if found[i] is None:
-                move = EndTurn._from_sorted(tuple(by_serial[s] for s in choice))
-                if len(_END_TURNS) < _END_TURNS_LIMIT:
-                    _END_TURNS[choice] = move
-                found[i] = move
-    return found  # type: ignore[return-value]
-
-
-_ACTIONS: dict[type, Callable[[GameState, Any], GameState]] = {
-    TakePile: lambda s, m: actions.take_pile(s, m.pile),
-    DiscardPile: lambda s, m: actions.discard_pile(s, m.pile),
-    PlayRoute: lambda s, m: actions.play_route(s, m.kind, m.to, m.take),
-    PlayExtraGood: lambda s, m: actions.play_extra_good(s, m.good),
-    PlayFeedMove: lambda s, m: actions.play_feed_move(s, m.to, m.take),
-    PlayFeedExtraGood: lambda s, m: actions.play_feed_extra_good(s, m.good),
-    PlayRequest: lambda s, m: actions.play_request(s, m.request, m.delivered),
-    EndTurn: lambda s, m: actions.end_turn(s, m.discard),
-}
+_MOVE_TYPES = frozenset(
+    (
+        TakePile,
+        DiscardPile,
+        PlayRoute,
+        PlayExtraGood,
+        PlayFeedMove,
+        PlayFeedExtraGood,
+        PlayRequest,
+        EndTurn,
+        DiscardCard,
+    )
+)
 
 
 def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> GameState:
@@ -271,15 +220,34 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
     ``seat``, if given, is who makes the move: a server passes it so that a
     move sent out of turn is refused. ``state`` itself is never changed.
     """
-    action = _ACTIONS.get(type(move))
-    if action is None:
+    if type(move) not in _MOVE_TYPES:
         raise IllegalMoveError("T1", f"{move!r} is not a move")
     if state.phase is Phase.GAME_OVER:
         raise IllegalMoveError("E1", "the game is over")
     if seat is not None and seat != state.current_player:
         rule = "R4" if state.phase is Phase.TAKE_PILES else "R5"
         raise IllegalMoveError(rule, f"seat {state.current_player} is to move, not seat {seat!r}")
-    return action(state, move)
+    # One isinstance check per case, so the commonest moves come first.
+    match move:
+        case PlayRoute():
+            return actions.play_route(state, move.kind, move.to, move.take)
+        case EndTurn():
+            return actions.end_turn(state)
+        case TakePile():
+            return actions.take_pile(state, move.pile)
+        case PlayRequest():
+            return actions.play_request(state, move.request, move.delivered)
+        case DiscardCard():
+            return actions.discard_card(state, move.card)
+        case PlayFeedMove():
+            return actions.play_feed_move(state, move.to, move.take)
+        case PlayExtraGood():
+            return actions.play_extra_good(state, move.good)
+        case PlayFeedExtraGood():
+            return actions.play_feed_extra_good(state, move.good)
+        case DiscardPile():
+            return actions.discard_pile(state, move.pile)
+    raise AssertionError("unreachable: every move type has a case")  # pragma: no cover
 
 
 def is_legal(state: GameState, move: Move) -> bool:

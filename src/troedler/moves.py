@@ -13,27 +13,20 @@ U cup, P pot, V vase); ``+V`` means "take a vase"::
     deliver AAA:6               fulfil the goods request AAA:6 with its own goods
     deliver AAA:6 with AAP      ... putting down a pot for one anvil (one feed)
     end                         end the turn
-    end discard ferry AB:3      end the turn, discarding down to the hand limit
+    discard ferry               over the hand limit: put a ferry card onto the discard pile
+    discard AB:3                ... or a goods request, or ``discard extra``
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import attrs
 
 from troedler.board import RouteKind
-from troedler.cards import (
-    Card,
-    ExtraGoodCard,
-    RequestCard,
-    RouteCard,
-    SpecialFeedCard,
-    card_sort_key,
-)
+from troedler.cards import Card, RequestCard
 from troedler.goods import Good, Goods
 
 __all__ = [
+    "DiscardCard",
     "DiscardPile",
     "EndTurn",
     "Move",
@@ -44,8 +37,6 @@ __all__ = [
     "PlayRoute",
     "TakePile",
 ]
-
-_CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
 
 
 def _take(good: Good | None) -> str:
@@ -143,38 +134,32 @@ class PlayRequest:
         return f"deliver {self.request} with {self.delivered}"
 
 
-def _canonical_cards(value: object) -> object:
-    """Discards in card order, so one choice of cards is one move."""
-    if isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
-        cards = tuple(value)
-        if all(isinstance(card, _CARD_TYPES) for card in cards):
-            return tuple(sorted(cards, key=card_sort_key))
-        return cards
-    return value
-
-
-# No weak-reference slot (8 bytes): legal_moves keeps one EndTurn for each
-# choice of discards it has listed, tens of thousands of them.
 @attrs.frozen(weakref_slot=False)
 class EndTurn:
-    """End the turn, discarding ``discard`` to keep to the hand limit (T6, T7).
+    """End the playing part of the turn (T6).
 
-    ``discard`` is kept in card order, so ``EndTurn((a, b)) == EndTurn((b, a))``.
+    The played cards are put away. A hand then over the hand limit waits for
+    the same player's :class:`DiscardCard` moves (T7).
     """
 
-    discard: tuple[Card, ...] = attrs.field(default=(), converter=_canonical_cards)
+    def __str__(self) -> str:
+        return "end"
 
-    @classmethod
-    def _from_sorted(cls, discard: tuple[Card, ...]) -> EndTurn:
-        """An EndTurn for cards already in hand order: skips the converter."""
-        move = object.__new__(cls)
-        object.__setattr__(move, "discard", discard)
-        return move
+
+@attrs.frozen(weakref_slot=False)
+class DiscardCard:
+    """Over the hand limit after the turn: put ``card`` from the hand onto the
+    discard pile (T7).
+
+    Only route, extra-good and goods-request cards are discarded, one move per
+    card, in hand order: never a card that comes before the one discarded
+    last.
+    """
+
+    card: Card
 
     def __str__(self) -> str:
-        if not self.discard:
-            return "end"
-        return "end discard " + " ".join(str(card) for card in self.discard)
+        return f"discard {self.card}"
 
 
 Move = (
@@ -186,5 +171,6 @@ Move = (
     | PlayFeedExtraGood
     | PlayRequest
     | EndTurn
+    | DiscardCard
 )
 """Any decision a player can make."""

@@ -12,6 +12,7 @@ from troedler.cards import RequestCard, parse_card
 from troedler.errors import NotationError
 from troedler.goods import Good, Goods
 from troedler.moves import (
+    DiscardCard,
     DiscardPile,
     EndTurn,
     Move,
@@ -30,7 +31,7 @@ MAX_TEXT = 200
 
 _EXAMPLES = (
     "take 2, discard 1, bridge Knockando +V, feed Knockando, extra +A, feed +A, "
-    "deliver AAA:6, deliver AAA:6 with AAP, end, end discard ferry"
+    "deliver AAA:6, deliver AAA:6 with AAP, end, discard ferry"
 )
 
 
@@ -52,16 +53,20 @@ def parse_move(text: str, state: GameState) -> Move:
     if not words:
         raise NotationError(f"expected a move such as {_EXAMPLES}; got nothing")
     head, rest = words[0].lower(), words[1:]
+    if head == "discard" and len(rest) == 1 and not rest[0].isdecimal():
+        return DiscardCard(parse_card(rest[0]))
     if head in ("take", "discard"):
         if len(rest) != 1 or not rest[0].isdecimal() or len(rest[0]) > 2:
-            raise NotationError(f"expected '{head} N' with a pile number, got {text!r}")
+            what = "a pile number" if head == "take" else "a pile number or a card"
+            raise NotationError(f"expected '{head} N' with {what}, got {text!r}")
         return TakePile(int(rest[0])) if head == "take" else DiscardPile(int(rest[0]))
     if head == "end":
-        if not rest:
-            return EndTurn()
-        if rest[0].lower() != "discard" or len(rest) < 2:
-            raise NotationError(f"expected 'end' or 'end discard CARD ...', got {text!r}")
-        return EndTurn(tuple(parse_card(word) for word in rest[1:]))
+        if rest:
+            raise NotationError(
+                f"expected 'end' alone, got {text!r}; cards over the hand limit are "
+                "discarded one at a time afterwards, as 'discard CARD'"
+            )
+        return EndTurn()
     if head == "deliver":
         return _parse_delivery(text, rest)
     if head == "extra":

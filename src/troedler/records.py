@@ -16,8 +16,9 @@ from typing import Any
 
 import attrs
 
+from troedler.actions import hand_limit_discards
 from troedler.board import Board
-from troedler.cards import CardCatalogue
+from troedler.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
 from troedler.datafile import Fields, describe
 from troedler.errors import (
     ConfigurationError,
@@ -27,8 +28,14 @@ from troedler.errors import (
     quote,
 )
 from troedler.legal import apply_move
-from troedler.limits import MAX_MOVES, check_seat_names, check_seed, seat_name_problem
-from troedler.moves import Move
+from troedler.limits import (
+    MAX_MOVES,
+    MAX_SEAT_NAME,
+    check_seat_names,
+    check_seed,
+    seat_name_problem,
+)
+from troedler.moves import DiscardCard, EndTurn, Move
 from troedler.notation import MAX_TEXT, parse_move
 from troedler.rules import Rules
 from troedler.scoring import outcome
@@ -42,12 +49,20 @@ from troedler.serialization import (
     rules_to_data,
 )
 from troedler.setup import new_game
-from troedler.state import GameState
+from troedler.state import GameState, Phase
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "GameResult", "replay"]
+__all__ = [
+    "MAX_MOVES",
+    "MAX_SEAT_NAME",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "GameRecord",
+    "GameResult",
+    "replay",
+]
 
 RECORD_FORMAT = "troedler-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 MAX_RESULT_NUMBER = 10_000
@@ -101,7 +116,8 @@ class GameResult:
         )
 
 
-@attrs.frozen
+# repr=False: the generated repr lists every move.
+@attrs.frozen(repr=False)
 class GameRecord:
     """A whole game, or its beginning, as it can be stored and replayed.
 
@@ -154,6 +170,32 @@ class GameRecord:
             raise ConfigurationError(
                 f"expected None or a GameResult for {n} seats, not {quote(result)}"
             )
+
+    def __repr__(self) -> str:
+        if self.result is None:
+            end = "not finished"
+        else:
+            end = "won by " + ", ".join(f"seat {seat}" for seat in self.result.winners)
+        return (
+            f"<GameRecord: {len(self.seats)} players, seed {self.seed}, "
+            f"{len(self.moves)} moves, {end}>"
+        )
+
+    def _repr_svg_(self) -> str | None:
+        """The game's last position as a picture, for Jupyter; None if it does
+        not replay on troedler's own board and cards."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        try:
+            states = replay(self)
+        except FormatError:
+            return None
+        if not self.moves:
+            return board(states[0], names=self.seats, size=900)
+        last = parse_move(self.moves[-1], states[-2])
+        return board(states[-1], last_move=last, before=states[-2], names=self.seats, size=900)
 
     @property
     def format_version(self) -> int:
@@ -240,7 +282,7 @@ class GameRecord:
             "format", "version", "rules", "fingerprint", "seed", "starting_dealer",
             "seats", "moves", "result",
         )  # fmt: skip
-        check_version(top, RECORD_FORMAT, RECORD_VERSION)
+        version = check_version(top, RECORD_FORMAT, RECORD_VERSION)
         rules = rules_from_data(top.table_at("rules"))
         board, cards = board_and_cards(top, board, cards)
         n = rules.num_players
@@ -259,6 +301,8 @@ class GameRecord:
                     "record", path, f"expected a move in notation, got {describe(value)}"
                 )
             moves.append(value)
+        if version == 1:
+            moves = _moves_of_version_1(top, rules, board, cards, moves)
         record = cls(
             rules=rules,
             fingerprint=fingerprint(board, cards),
@@ -335,6 +379,66 @@ def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[Gam
             raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
         states.append(state)
     return tuple(states)
+
+
+def _moves_of_version_1(
+    top: Fields, rules: Rules, board: Board, cards: CardCatalogue, moves: list[str]
+) -> list[str]:
+    """Version-1 moves in today's notation.
+
+    Version 1 ended a turn and discarded down to the hand limit in one move,
+    ``end discard ferry AB:3``; now that is ``end``, then a ``discard`` move
+    for each card the player still has a choice about.
+    """
+    seed = top.integer("seed", *SEED_RANGE)
+    dealer = top.integer("starting_dealer", 0, rules.num_players - 1)
+    try:
+        state = new_game(
+            rules.num_players,
+            seed=seed,
+            starting_dealer=dealer,
+            board=board,
+            rules=rules,
+            cards=cards,
+        )
+    except ConfigurationError as error:
+        raise FormatError("record", "", f"cannot start its game: {error}") from None
+    converted: list[str] = []
+    for i, text in enumerate(moves):
+        try:
+            words = text.split()
+            if len(words) > 2 and words[0].lower() == "end" and words[1].lower() == "discard":
+                state = _end_turn_of_version_1(state, words[2:], converted)
+            else:
+                move = parse_move(text, state)
+                state = apply_move(state, move)
+                converted.append(str(move))
+        except (NotationError, IllegalMoveError) as error:
+            raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
+    return converted
+
+
+def _end_turn_of_version_1(state: GameState, codes: list[str], converted: list[str]) -> GameState:
+    """Apply ``end discard`` + ``codes`` of version 1, adding today's moves to ``converted``."""
+    discard = sort_hand(parse_card(code) for code in codes)
+    seat = state.current_player
+    if seat is None or state.phase is not Phase.PLAY_TURNS:
+        raise IllegalMoveError("T1", "a turn ends only in the turns phase")
+    hand = state.players[seat].hand
+    required, _ = hand_limit_discards(hand, state.rules.hand_limit)
+    if len(discard) != required or any(type(card) is SpecialFeedCard for card in discard):
+        raise IllegalMoveError(
+            "T7", f"seat {seat} must discard exactly {required} cards other than special feed"
+        )
+    state = apply_move(state, EndTurn())
+    converted.append(str(EndTurn()))
+    # Discards go in hand order, and the engine makes every discard that
+    # leaves no choice itself: those are always the next cards of the list.
+    while state.turn.discards_due:
+        move = DiscardCard(discard[required - state.turn.discards_due])
+        state = apply_move(state, move)
+        converted.append(str(move))
+    return state
 
 
 def replay(

@@ -53,6 +53,10 @@ class Rules:
     """[decision R3] When the game-round pile runs out while piles are formed,
     shuffle the discard pile into a new one at once and go on (True), or leave
     the piles short and shuffle at the start of the next round (False)."""
+    explicit_chance: bool = False
+    """Chance as a player: the game stops at every good dealt at set-up and
+    every card turned up from a face-down pile, and the caller picks the
+    outcome (see :mod:`troedler.explicit`). False: chance comes from the seed."""
 
     def __attrs_post_init__(self) -> None:
         if type(self.num_players) is not int or self.num_players not in _END_THRESHOLD:

@@ -30,7 +30,6 @@ from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.state import (
-    SETUP_SHUFFLES,
     TOTAL_GOODS,
     GameState,
     Phase,
@@ -53,7 +52,7 @@ __all__ = [
 ]
 
 STATE_FORMAT = "troedler-state"
-STATE_VERSION = 1
+STATE_VERSION = 2
 MAX_JSON_CHARS = 4_000_000
 """Longest JSON text accepted, in characters: far beyond any real game."""
 MAX_JSON_DEPTH = 8
@@ -85,7 +84,7 @@ def fingerprint(board: Board, cards: CardCatalogue) -> str:
 
 def rules_to_data(rules: Rules) -> dict[str, Any]:
     """The rules as a JSON-ready table."""
-    return {
+    data: dict[str, Any] = {
         "num_players": rules.num_players,
         "end_threshold": rules.end_threshold,
         "two_player_rules": rules.two_player_rules,
@@ -94,6 +93,10 @@ def rules_to_data(rules: Rules) -> dict[str, Any]:
         "setup_feed": rules.setup_feed,
         "reshuffle_mid_forming": rules.reshuffle_mid_forming,
     }
+    # Written only when on, so that seeded games read as before.
+    if rules.explicit_chance:
+        data["explicit_chance"] = True
+    return data
 
 
 def _codes(cards: Any) -> list[str]:
@@ -116,6 +119,7 @@ def state_to_json(state: GameState) -> str:
     if found:
         raise ConfigurationError("cannot write a state no game can reach: " + "; ".join(found))
     board = state.board
+    last_discard = state.turn.last_discard
     data = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -146,6 +150,8 @@ def state_to_json(state: GameState) -> str:
         "turn": {
             "played": _codes(state.turn.played),
             "delivered_to": list(state.turn.delivered_to),
+            "discards_due": state.turn.discards_due,
+            "last_discard": None if last_discard is None else str(last_discard),
         },
     }
     return json.dumps(data)
@@ -220,19 +226,26 @@ def load_json(text: str | bytes, source: str) -> object:
     return data
 
 
-def check_version(top: Fields, expected_format: str, version: int) -> None:
-    """Check the ``format`` and ``version`` fields of a document."""
+def check_version(top: Fields, expected_format: str, newest: int) -> int:
+    """Check the ``format`` and ``version`` fields of a document; its version.
+
+    Every version from 1 to ``newest`` is read.
+    """
     found = top.get("format")
     if found != expected_format:
         raise top.error("format", f"expected {expected_format!r}, got {describe(found)}")
     number = top.get("version")
-    if type(number) is not int or number != version:
-        raise top.error("version", f"unknown format version {describe(number)}; this is {version}")
+    if type(number) is not int or not 1 <= number <= newest:
+        raise top.error(
+            "version", f"unknown format version {describe(number)}; this reads 1 to {newest}"
+        )
+    return number
 
 
 def rules_from_data(fields: Fields) -> Rules:
     """Rules from their JSON table."""
-    fields.only(*rules_to_data(Rules.for_players(2)))
+    fields.only(*rules_to_data(Rules.for_players(2, explicit_chance=True)))
+    explicit = fields.boolean("explicit_chance") if "explicit_chance" in fields.table else False
     try:
         return Rules(
             num_players=fields.integer("num_players", 2, 4),
@@ -242,6 +255,7 @@ def rules_from_data(fields: Fields) -> Rules:
             setup_requests=fields.integer("setup_requests", *OPTION_RANGES["setup_requests"]),
             setup_feed=fields.integer("setup_feed", *OPTION_RANGES["setup_feed"]),
             reshuffle_mid_forming=fields.boolean("reshuffle_mid_forming"),
+            explicit_chance=explicit,
         )
     except ConfigurationError as error:
         raise fields.error("", str(error)) from None
@@ -323,7 +337,7 @@ def state_from_json(
 def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | None) -> GameState:
     """A game state from its checked JSON table."""
     top.only(*_STATE_KEYS)
-    check_version(top, STATE_FORMAT, STATE_VERSION)
+    version = check_version(top, STATE_FORMAT, STATE_VERSION)
     rules = rules_from_data(top.table_at("rules"))
     board, cards = board_and_cards(top, board, cards)
     n = rules.num_players
@@ -357,17 +371,25 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
     if len(players) != n:
         raise top.error("players", f"expected {n} players for these rules, got {len(players)}")
     turn = top.table_at("turn")
-    turn.only("played", "delivered_to")
     delivered = tuple(
         _village(top.source, path, value, board)
         for path, value in turn.items("delivered_to", len(names))
     )
+    # Version 1 knew no pending discards: its turns end in one move.
+    discards_due, last_discard = 0, None
+    if version == 1:
+        turn.only("played", "delivered_to")
+    else:
+        turn.only("played", "delivered_to", "discards_due", "last_discard")
+        discards_due = turn.integer("discards_due", 0, MAX_CARDS_IN_LIST)
+        if turn.get("last_discard") is not None:
+            last_discard = _card(turn.path_of("last_discard"), turn.get("last_discard"), top.source)
     state = GameState(
         rules=rules,
         board=board,
         cards=cards,
         seed=top.integer("seed", *SEED_RANGE),
-        shuffles=top.integer("shuffles", SETUP_SHUFFLES, MAX_SHUFFLES),
+        shuffles=top.integer("shuffles", 0, MAX_SHUFFLES),
         round=top.integer("round", 1, MAX_ROUNDS),
         dealer=top.integer("dealer", 0, n - 1),
         phase=phases[phase_name],
@@ -377,7 +399,7 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
         discard_pile=Pile.of(_cards(top, "discard_pile")),
         village_goods=village_goods,
         players=tuple(players),
-        turn=Turn(_cards(turn, "played"), delivered),
+        turn=Turn(_cards(turn, "played"), delivered, discards_due, last_discard),
     )
     _check_conservation(top, state)
     found = problems(state)
@@ -392,7 +414,10 @@ def _check_conservation(top: Fields, state: GameState) -> None:
         counts.update(goods)
     for player in state.players:
         counts.update(player.goods)
-    wrong = [good for good in Good if counts[good] != TOTAL_GOODS // len(Good)]
+    per_kind = TOTAL_GOODS // len(Good)
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    in_bag = state.phase is Phase.SET_UP
+    wrong = [g for g in Good if counts[g] > per_kind or (counts[g] < per_kind and not in_bag)]
     if wrong:
         good = wrong[0]
         raise top.error(

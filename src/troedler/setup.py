@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
-from troedler.actions import form_piles
+from typing import cast
+
+import attrs
+
+from troedler.actions import form_piles, start_forming
 from troedler.board import Board, default_board
 from troedler.cards import (
+    CARD_TYPES,
     EXTRA_GOOD,
     SPECIAL_FEED,
     Card,
     CardCatalogue,
+    RequestCard,
     card_sort_key,
     default_cards,
+    hand_counts,
+    hand_without,
+    sort_hand,
 )
 from troedler.chance import shuffled
-from troedler.errors import ConfigurationError, quote
-from troedler.goods import Good, Goods
+from troedler.datafile import describe
+from troedler.errors import ConfigurationError, IllegalMoveError, quote
+from troedler.goods import GOODS_PER_KIND, Good, Goods
 from troedler.limits import check_seed
 from troedler.pile import Pile
 from troedler.rules import Rules
-from troedler.state import NO_TURN, GameState, Phase, PlayerState
+from troedler.state import NO_TURN, SETUP_SHUFFLES, GameState, Phase, PlayerState
 
-__all__ = ["new_game"]
-
-GOODS_PER_KIND = 8
+__all__ = ["SETUP_SHUFFLES", "deal", "new_explicit_game", "new_game", "setup_outcomes"]
 
 
 def new_game(
@@ -46,30 +54,13 @@ def new_game(
     >>> state.round, state.dealer, state.current_player, len(state.dealer_piles)
     (1, 0, 1, 5)
     """
-    rules = Rules.for_players(num_players) if rules is None else rules
-    if not isinstance(rules, Rules) or rules.num_players != num_players:
+    rules, board, cards, players = _table(num_players, starting_dealer, board, rules, cards)
+    if rules.explicit_chance:
         raise ConfigurationError(
-            f"S1: the rules must be a Rules for {quote(num_players)} players, got {quote(rules)}"
+            "rules.explicit_chance: a seeded game takes its chance from the seed; "
+            "start a game with explicit chance with new_explicit_game"
         )
     check_seed(seed)
-    if type(starting_dealer) is not int or not 0 <= starting_dealer < num_players:
-        raise ConfigurationError(
-            f"S3: the starting dealer must be a seat 0 to {num_players - 1}, "
-            f"not {quote(starting_dealer)}"
-        )
-    board = default_board() if board is None else board
-    cards = default_cards() if cards is None else cards
-    if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
-        raise ConfigurationError("board must be a Board and cards a CardCatalogue")
-    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
-        raise ConfigurationError(
-            f"S5: the set-up takes {rules.setup_requests} goods requests and "
-            f"{rules.setup_feed} special feed; the cards have {len(cards.requests)} and "
-            f"{cards.special_feed}"
-        )
-    starts = [board.start_village(seat, num_players) for seat in range(num_players)]
-    for village in starts:
-        _check_starting_set(board, cards, village)
 
     # S4: the 48 goods, mixed, dealt onto the numbered villages in board order.
     goods_bag = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
@@ -91,20 +82,12 @@ def new_game(
     )
     game_round_pile = shuffled(deck, seed, 3)
 
-    players = tuple(
-        PlayerState(
-            cart=village,
-            hand=tuple(sorted(cards.starting_set(village).cards, key=card_sort_key)),
-            goods=Goods(),
-        )
-        for village in starts
-    )
     state = GameState(
         rules=rules,
         board=board,
         cards=cards,
         seed=seed,
-        shuffles=4,
+        shuffles=SETUP_SHUFFLES,
         round=1,
         dealer=starting_dealer,
         phase=Phase.TAKE_PILES,
@@ -117,6 +100,177 @@ def new_game(
         turn=NO_TURN,
     )
     return form_piles(state)
+
+
+def _table(
+    num_players: int,
+    starting_dealer: int,
+    board: Board | None,
+    rules: Rules | None,
+    cards: CardCatalogue | None,
+) -> tuple[Rules, Board, CardCatalogue, tuple[PlayerState, ...]]:
+    """The checked rules, board and cards of a new game, and its players with
+    their carts and starting cards (S1-S3)."""
+    rules = Rules.for_players(num_players) if rules is None else rules
+    if not isinstance(rules, Rules) or rules.num_players != num_players:
+        raise ConfigurationError(
+            f"S1: the rules must be a Rules for {quote(num_players)} players, got {quote(rules)}"
+        )
+    if type(starting_dealer) is not int or not 0 <= starting_dealer < num_players:
+        raise ConfigurationError(
+            f"S3: the starting dealer must be a seat 0 to {num_players - 1}, "
+            f"not {quote(starting_dealer)}"
+        )
+    board = default_board() if board is None else board
+    cards = default_cards() if cards is None else cards
+    if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
+        raise ConfigurationError("board must be a Board and cards a CardCatalogue")
+    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
+        raise ConfigurationError(
+            f"S5: the set-up takes {rules.setup_requests} goods requests and "
+            f"{rules.setup_feed} special feed; the cards have {len(cards.requests)} and "
+            f"{cards.special_feed}"
+        )
+    starts = [board.start_village(seat, num_players) for seat in range(num_players)]
+    for village in starts:
+        _check_starting_set(board, cards, village)
+    players = tuple(
+        PlayerState(
+            cart=village,
+            hand=tuple(sorted(cards.starting_set(village).cards, key=card_sort_key)),
+            goods=Goods(),
+        )
+        for village in starts
+    )
+    return rules, board, cards, players
+
+
+# --- set-up with explicit chance: good by good, card by card (S4-S6) --------
+
+
+def new_explicit_game(
+    num_players: int,
+    *,
+    starting_dealer: int = 0,
+    board: Board | None = None,
+    rules: Rules | None = None,
+    cards: CardCatalogue | None = None,
+) -> GameState:
+    """A new game whose chance is dealt by the caller: a state at its first chance node.
+
+    The set-up (S4-S6) and forming the dealer piles (R2, R3) then wait, good
+    by good and card by card, for :func:`troedler.explicit.apply_chance`.
+    ``rules`` default to the rulebook's with ``explicit_chance`` on.
+
+    >>> state = new_explicit_game(3)
+    >>> state.phase.value, len(setup_outcomes(state))
+    ('set up', 6)
+    """
+    if rules is None:
+        rules = Rules.for_players(num_players, explicit_chance=True)
+    rules, board, cards, players = _table(num_players, starting_dealer, board, rules, cards)
+    if not rules.explicit_chance:
+        raise ConfigurationError("rules.explicit_chance must be on for a game with explicit chance")
+    deck = (
+        cards.routes
+        + cards.requests
+        + (SPECIAL_FEED,) * cards.special_feed
+        + (EXTRA_GOOD,) * cards.extra_goods
+    )
+    return GameState(
+        rules=rules,
+        board=board,
+        cards=cards,
+        seed=0,
+        shuffles=0,
+        round=1,
+        dealer=starting_dealer,
+        phase=Phase.SET_UP,
+        current_player=None,
+        # Face down and not yet in any order: chance orders it card by card.
+        game_round_pile=sort_hand(deck),
+        dealer_piles=(),
+        discard_pile=Pile(),
+        village_goods=(Goods(),) * len(board.villages),
+        players=players,
+        turn=NO_TURN,
+    )
+
+
+def _next_village(state: GameState) -> int | None:
+    """The numbered village that gets the next good at set-up (S4), if any."""
+    for i, (village, goods) in enumerate(
+        zip(state.board.villages, state.village_goods, strict=True)
+    ):
+        if len(goods) < village.number:
+            return i
+    return None
+
+
+def setup_outcomes(state: GameState) -> tuple[tuple[Good | Card, int], ...]:
+    """What chance may deal next at set-up, each with its weight.
+
+    First the goods (S4): the next numbered village, in board order, gets a
+    good of a kind still in the bag, weighted by how many of it are left.
+    Then the set-up discard pile (S5), bottom to top: a special feed or a
+    goods request, in proportion to those still to be laid, the request
+    weighted by how many of it the deck holds.
+    """
+    if state.phase is not Phase.SET_UP:
+        raise IllegalMoveError("S4", f"the game is set up already (now: {state.phase.value})")
+    if _next_village(state) is not None:
+        left = [GOODS_PER_KIND] * len(Good)
+        for goods in state.village_goods:
+            for kind, n in enumerate(goods.counts):
+                left[kind] -= n
+        return tuple((good, left[good]) for good in Good if left[good] > 0)
+    pool = [
+        (card, n) for card, n in hand_counts(state.game_round_pile) if type(card) is RequestCard
+    ]
+    laid = state.discard_pile.cards
+    feed_left = state.rules.setup_feed - laid.count(SPECIAL_FEED)
+    requests_left = min(state.rules.setup_requests, len(state.cards.requests)) - sum(
+        1 for card in laid if type(card) is RequestCard
+    )
+    pool_size = sum(n for _card, n in pool)
+    outcomes: list[tuple[Good | Card, int]] = []
+    if feed_left > 0:
+        # Feed and requests in the proportion still to be laid; the common
+        # factor keeps the weights whole numbers.
+        outcomes.append((SPECIAL_FEED, feed_left * (pool_size if requests_left > 0 else 1)))
+    if requests_left > 0:
+        outcomes.extend((card, requests_left * n) for card, n in pool)
+    return tuple(outcomes)
+
+
+def deal(state: GameState, outcome: Good | Card) -> GameState:
+    """``state`` after chance dealt ``outcome`` at set-up: a good to the next
+    village (S4), or a card onto the set-up discard pile (S5). Once the set-up
+    is complete, the first round's piles are formed (S6, R2)."""
+    weights = dict(setup_outcomes(state))
+    if not isinstance(outcome, (Good, *CARD_TYPES)) or outcome not in weights:
+        raise IllegalMoveError("S4", f"{describe(outcome)} cannot be dealt now")
+    village = _next_village(state)
+    if village is not None:
+        good = cast(Good, outcome)
+        goods = state.village_goods
+        state = attrs.evolve(
+            state,
+            village_goods=goods[:village] + (goods[village].add(good),) + goods[village + 1 :],
+        )
+    else:
+        card = cast(Card, outcome)
+        state = attrs.evolve(
+            state,
+            game_round_pile=cast(tuple[Card, ...], hand_without(state.game_round_pile, card)),
+            discard_pile=state.discard_pile.add((card,)),
+        )
+    if _next_village(state) is None and not setup_outcomes(state):
+        # As many shuffles as a seeded set-up makes, so that views know the
+        # set-up pile still lies at the bottom of the discard pile (I2).
+        state = attrs.evolve(state, phase=Phase.TAKE_PILES, shuffles=SETUP_SHUFFLES)
+        return start_forming(state)
+    return state
 
 
 def _check_starting_set(board: Board, cards: CardCatalogue, village: str) -> None:

@@ -27,6 +27,7 @@ from troedler.cards import (
     SpecialFeedCard,
     card_sort_key,
     hand_count,
+    sort_hand,
 )
 from troedler.errors import TroedlerError, quote
 from troedler.goods import GOODS_PER_KIND, Good, Goods
@@ -47,6 +48,7 @@ __all__ = [
     "check_invariants",
     "hand_size_problems",
     "problems",
+    "setup_goods_problem",
 ]
 
 TOTAL_GOODS = 48
@@ -62,18 +64,29 @@ _PILE_SIZE = 4
 module, has it as PILE_SIZE."""
 
 _CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
+_MAX_CARDS = 200
+"""More than the game's cards: a bound for counts of cards."""
 
 
 class Phase(enum.Enum):
     """Where the game stands (R1).
 
-    Forming the dealer piles takes no decision, so the engine does it at once
-    and a state is never left in that phase.
+    Setting up and forming the dealer piles take no decision: a seeded game
+    does them at once and never stops in those phases. A game with explicit
+    chance (:func:`troedler.explicit.new_explicit_game`) waits in them for
+    each good or card that chance turns up.
     """
 
+    SET_UP = "set up"
+    FORM_PILES = "form piles"
     TAKE_PILES = "take piles"
     PLAY_TURNS = "play turns"
     GAME_OVER = "game over"
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance, not a player, decides what happens next."""
+        return self is Phase.SET_UP or self is Phase.FORM_PILES
 
 
 # Records built at every move carry no weak-reference slot: they are values,
@@ -112,12 +125,20 @@ class Turn:
     """Cards played this turn, waiting to be put away when it ends (T6)."""
     delivered_to: tuple[str, ...] = ()
     """Villages that received a goods request this turn (T4)."""
+    discards_due: int = 0
+    """Cards still to be discarded down to the hand limit (T7). Above 0 the
+    turn has ended, its played cards are put away, and the same player must
+    play that many :class:`~troedler.DiscardCard` moves."""
+    last_discard: Card | None = None
+    """The card discarded last while discards are due: discards go in hand
+    order, so the next one is this card or a later one (T7)."""
 
 
 NO_TURN = Turn()
 
 
-@attrs.frozen(weakref_slot=False)
+# repr=False: the generated repr lists every card and runs to 12,000 characters.
+@attrs.frozen(weakref_slot=False, repr=False)
 class GameState:
     """The whole game at one moment. Build one with :func:`troedler.new_game`."""
 
@@ -154,6 +175,21 @@ class GameState:
     def is_over(self) -> bool:
         """Whether the game has ended (E1)."""
         return self.phase is Phase.GAME_OVER
+
+    def __repr__(self) -> str:
+        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
+        return (
+            f"<GameState: {self.num_players} players, round {self.round}, "
+            f"{self.phase.value}{to_move}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The position as a picture, for Jupyter."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        return board(self, size=900)
 
     def goods_in(self, village: str) -> Goods:
         """The goods lying in ``village``."""
@@ -231,7 +267,8 @@ def problems(state: GameState) -> list[str]:
     if len(state.village_goods) != len(state.board.villages):
         problems.append("village_goods does not match the board")
     goods = sum(len(g) for g in state.village_goods) + sum(len(p.goods) for p in state.players)
-    if goods != TOTAL_GOODS:
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    if goods != TOTAL_GOODS and not (state.phase is Phase.SET_UP and goods < TOTAL_GOODS):
         problems.append(f"{goods} goods in the game, not {TOTAL_GOODS}")
     places = cards_in_state(state)
     for seat, player in enumerate(state.players):
@@ -254,9 +291,9 @@ def problems(state: GameState) -> list[str]:
     problems.extend(_reachability_problems(state))
     if not 0 <= state.dealer < n:
         problems.append(f"dealer {state.dealer} is not a seat")
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is Phase.GAME_OVER or state.phase.is_chance:
         if state.current_player is not None:
-            problems.append("the game is over but a player is to move")
+            problems.append(f"no player is to move in the {state.phase.value} phase")
     elif state.current_player is None or not 0 <= state.current_player < n:
         problems.append(f"current player {state.current_player} is not a seat")
     if state.phase is Phase.TAKE_PILES:
@@ -275,10 +312,19 @@ def problems(state: GameState) -> list[str]:
                 problems.append(
                     f"seat {taker} takes the next pile, not seat {state.current_player}"
                 )
+    elif state.phase is Phase.FORM_PILES:
+        if len(state.dealer_piles) != n + 1:
+            problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
     elif state.dealer_piles:
         problems.append("dealer piles lie on the table outside the take-piles phase")
     if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:
         problems.append("a turn is under way outside the turns phase")
+    turn = state.turn
+    if turn.discards_due:
+        if turn.played or turn.delivered_to:
+            problems.append("discards are due, yet the turn still holds played cards")
+    elif turn.last_discard is not None:
+        problems.append("a last discard is recorded, yet no discard is due")
     return problems
 
 
@@ -311,7 +357,7 @@ def _shape_problem(state: object) -> str | None:
             return f"{name} must be a {kind.__name__}, not {quote(getattr(state, name))}"
     found = (
         _int_problem(state.seed, "seed", MIN_SEED, MAX_SEED)
-        or _int_problem(state.shuffles, "shuffles", SETUP_SHUFFLES, MAX_SHUFFLES)
+        or _int_problem(state.shuffles, "shuffles", 0, MAX_SHUFFLES)
         or _int_problem(state.round, "round", 1, MAX_ROUNDS)
         or _int_problem(state.dealer, "dealer", 0, 3)
         or _cards_problem(state.game_round_pile, "the game-round pile")
@@ -363,6 +409,11 @@ def _shape_problem(state: object) -> str | None:
         isinstance(village, str) for village in turn.delivered_to
     ):
         return "turn.delivered_to must be a tuple of village names"
+    found = _int_problem(turn.discards_due, "turn.discards_due", 0, _MAX_CARDS)
+    if found:
+        return found
+    if turn.last_discard is not None and type(turn.last_discard) not in _CARD_TYPES:
+        return f"turn.last_discard must be a card or None, not {quote(turn.last_discard)}"
     return None
 
 
@@ -371,13 +422,20 @@ def _reachability_problems(state: GameState) -> list[str]:
     S5, R4, T4, T7, I2)."""
     found = []
     rules = state.rules
+    setting_up = state.phase is Phase.SET_UP
     counts = [0] * len(Good)
     for goods in (*state.village_goods, *(p.goods for p in state.players)):
         for good in Good:
             counts[good] += goods.counts[good]
-    if any(count != GOODS_PER_KIND for count in counts):
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    if any(
+        count > GOODS_PER_KIND or (count < GOODS_PER_KIND and not setting_up) for count in counts
+    ):
         found.append(f"goods per kind are {counts}, not {GOODS_PER_KIND} of each (C1)")
-    if state.shuffles > SETUP_SHUFFLES + 2 * state.round:
+    found.extend(_chance_problems(state, counts))
+    if state.shuffles != 0 if setting_up else state.shuffles < SETUP_SHUFFLES:
+        found.append(f"{state.shuffles} shuffles: 0 while setting up, else at least 4")
+    elif state.shuffles > SETUP_SHUFFLES + 2 * state.round:
         found.append(f"{state.shuffles} shuffles by round {state.round}: at most two a round")
     portion = rules.setup_requests + rules.setup_feed
     if (
@@ -408,7 +466,80 @@ def _reachability_problems(state: GameState) -> list[str]:
         )
     if any(not state.board.has_village(village) for village in turn.delivered_to):
         found.append("the turn delivered to a village not on the board")
+    found.extend(_pending_discard_problems(state))
     return found
+
+
+def _chance_problems(state: GameState, goods_per_kind: list[int]) -> list[str]:
+    """What a game with explicit chance (or without it) cannot reach."""
+    rules = state.rules
+    if not rules.explicit_chance:
+        if state.phase.is_chance:
+            return [f"a seeded game never waits in the {state.phase.value} phase"]
+        return []
+    found = []
+    pile = state.game_round_pile
+    if pile != sort_hand(pile):
+        found.append("with explicit chance the game-round pile is kept in hand order")
+    if state.phase is Phase.SET_UP:
+        goods = setup_goods_problem(
+            state.board, state.village_goods, tuple(p.goods for p in state.players)
+        )
+        if goods:
+            found.append(goods)
+        if any(player.value_pile for player in state.players):
+            found.append("a value pile holds cards before the game is set up")
+        # The goods are dealt first (S4), then the set-up pile is laid (S5).
+        laid = state.discard_pile.cards
+        feed = sum(1 for card in laid if type(card) is SpecialFeedCard)
+        requests = sum(1 for card in laid if type(card) is RequestCard)
+        if (
+            feed + requests != len(laid)
+            or feed > rules.setup_feed
+            or requests > rules.setup_requests
+            or (laid and min(goods_per_kind) < GOODS_PER_KIND)
+        ):
+            found.append("the set-up pile being laid holds other cards than its own (S4, S5)")
+    return found
+
+
+def setup_goods_problem(
+    board: Board, village_goods: tuple[Goods, ...], player_goods: tuple[Goods, ...]
+) -> str | None:
+    """What is wrong with the goods of a game that chance is still setting up (S4)."""
+    if any(player_goods):
+        return "a player holds goods before the game is set up (S4)"
+    filling = True
+    for village, goods in zip(board.villages, village_goods, strict=True):
+        if len(goods) > village.number or (goods and not filling):
+            return f"{village.name} holds {goods}: villages get their goods in board order (S4)"
+        if len(goods) < village.number:
+            filling = False  # the village chance deals to next: the rest are empty
+    return None
+
+
+def _pending_discard_problems(state: GameState) -> list[str]:
+    """A hand-limit discard that is due but cannot be made as it stands (T7)."""
+    turn = state.turn
+    due = turn.discards_due
+    if not due or state.phase is not Phase.PLAY_TURNS or state.current_player is None:
+        return []
+    if not 0 <= state.current_player < len(state.players):
+        return []  # reported with the seats
+    hand = state.players[state.current_player].hand
+    limit = state.rules.hand_limit
+    if len(hand) != limit + due or hand_count(hand, SPECIAL_FEED) > limit:
+        return [
+            f"{due} discards are due from a hand of {len(hand)}; the hand limit is {limit} (T7)"
+        ]
+    last = turn.last_discard
+    floor = -1 if last is None else last.sort_key
+    after = sum(1 for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard)
+    if after < due:
+        return [f"{due} discards are due, but only {after} cards may still go (T7)"]
+    if last is not None and state.discard_pile.top != last:
+        return ["the card discarded last is not on top of the discard pile (T7)"]
+    return []
 
 
 def _hand_size_problems(state: GameState) -> list[str]:
@@ -445,7 +576,9 @@ def hand_size_problems(
     carried = max(START_HAND, limit)
     if not 0 <= dealer < n:
         return []
-    if phase is Phase.TAKE_PILES:
+    if phase.is_chance:
+        most = [carried] * n
+    elif phase is Phase.TAKE_PILES:
         most = [carried] * n
         takes = piles_gone - 1 if rules.two_player_rules and piles_gone else piles_gone
         for k in range(min(takes, n)):

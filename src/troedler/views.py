@@ -45,6 +45,7 @@ from troedler.state import (
     Turn,
     cards_in_play,
     hand_size_problems,
+    setup_goods_problem,
 )
 
 _CARD_TYPE_SET = frozenset((RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard))
@@ -63,7 +64,8 @@ __all__ = [
 Recall = Literal["perfect", "table"]
 
 
-@attrs.frozen
+# repr=False: the generated repr lists every card and legal move.
+@attrs.frozen(repr=False)
 class Observation:
     """What one seat knows of a game at one moment.
 
@@ -90,6 +92,12 @@ class Observation:
     played: tuple[Card, ...]
     """Cards played this turn: they lie on the table until it ends."""
     delivered_to: tuple[str, ...]
+    discards_due: int
+    """Cards the current player must still discard down to the hand limit (T7):
+    all see the turn end and the cards go onto the discard pile face up."""
+    last_discard: Card | None
+    """The card discarded last while discards are due; the next one comes at
+    or after it in hand order."""
     hands: tuple[tuple[Card, ...] | None, ...]
     hand_sizes: tuple[int, ...]
     value_piles: tuple[tuple[Card, ...] | None, ...]
@@ -106,9 +114,26 @@ class Observation:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
 
+    def __repr__(self) -> str:
+        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
+        return (
+            f"<Observation of seat {self.seat} ({self.recall} recall): {len(self.carts)} players, "
+            f"round {self.round}, {self.phase.value}{to_move}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """What the seat knows as a picture, for Jupyter: nothing more is drawn."""
+        # Imported here, not at the top: the core never imports the pictures
+        # package, which sits on top of it (python-chess does the same).
+        from troedler.svg import board  # noqa: PLC0415
+
+        return board(self, size=900)
+
 
 def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
+    if state.phase is Phase.SET_UP:  # chance is still laying it
+        return len(state.discard_pile)
     return _setup_portion_of(state.rules, state.shuffles, len(state.discard_pile))
 
 
@@ -166,6 +191,8 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
         goods=tuple(p.goods for p in players),
         played=state.turn.played,
         delivered_to=state.turn.delivered_to,
+        discards_due=state.turn.discards_due,
+        last_discard=state.turn.last_discard,
         hands=tuple(p.hand if perfect or s == seat else None for s, p in enumerate(players)),
         hand_sizes=tuple(len(p.hand) for p in players),
         value_piles=tuple(
@@ -229,17 +256,30 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         return cards
 
     discard = list(o.discard_pile)
-    portion = _setup_portion_of(o.rules, o.shuffles, len(discard))
+    setting_up = o.phase is Phase.SET_UP
+    portion = len(discard) if setting_up else _setup_portion_of(o.rules, o.shuffles, len(discard))
     if portion:
-        # Known from the rules: the set-up pile holds so many feed and requests (I2).
+        # Known from the rules: the set-up pile holds so many feed and requests
+        # (I2). While chance still lays it, the part laid is a random part of
+        # that make-up.
         setup = [card for card in discard[:portion] if card is not None]
         feed = o.rules.setup_feed - sum(1 for card in setup if type(card) is SpecialFeedCard)
         requests = o.rules.setup_requests - sum(1 for card in setup if type(card) is RequestCard)
-        if feed < 0 or requests < 0 or feed + requests + len(setup) != portion:
+        hidden = [i for i in range(portion) if discard[i] is None]
+        if (
+            feed < 0
+            or requests < 0
+            or len(setup) + len(hidden) != portion
+            or any(type(card) not in _VALUE_PILE_TYPES for card in setup)
+            or feed + requests < len(hidden)
+            or (not setting_up and feed + requests != len(hidden))
+        ):
             raise ConfigurationError("the set-up discard pile shows other cards than its own (I2)")
+        if setting_up:
+            slots = rng.sample([True] * feed + [False] * requests, len(hidden))
+            feed, requests = slots.count(True), slots.count(False)
         fill = take(SpecialFeedCard, feed) + take(RequestCard, requests)
         rng.shuffle(fill)
-        hidden = [i for i in range(portion) if discard[i] is None]
         for i, card in zip(hidden, fill, strict=True):
             discard[i] = card
     value_piles = []
@@ -262,6 +302,9 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
             )
     discard_cards = tuple(card if card is not None else _deal(pool, 1)[0] for card in discard)
     game_round_pile = tuple(_deal(pool, o.game_round_pile_size))
+    if o.rules.explicit_chance:
+        # Its order is not decided yet: chance turns it up card by card.
+        game_round_pile = sort_hand(game_round_pile)
     if pool:
         raise ConfigurationError("the observation leaves cards with no place")
     return GameState(
@@ -284,7 +327,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
                 o.carts, hands, o.goods, value_piles, strict=True
             )
         ),
-        turn=Turn(o.played, o.delivered_to),
+        turn=Turn(o.played, o.delivered_to, o.discards_due, o.last_discard),
     )
 
 
@@ -340,7 +383,8 @@ def observation_problem(observation: object) -> str | None:
         return f"seat {quote(o.seat)} or dealer {quote(o.dealer)} is not a seat of {n}"
     if not isinstance(o.phase, Phase):
         return f"phase must be a Phase, not {quote(o.phase)}"
-    if (o.current_player is None) != (o.phase is Phase.GAME_OVER) or not (
+    nobody = o.phase is Phase.GAME_OVER or o.phase.is_chance
+    if (o.current_player is None) != nobody or not (
         o.current_player is None or _is_seat(o.current_player, n)
     ):
         return f"current player {quote(o.current_player)} does not fit the phase"
@@ -364,10 +408,16 @@ def observation_problem(observation: object) -> str | None:
     every_goods = (*village_goods, *o.goods)
     if not all(isinstance(goods, Goods) for goods in every_goods):
         return "village and player goods must be Goods"
-    if set(map(sum, zip(*(goods.counts for goods in every_goods), strict=True))) != {
-        GOODS_PER_KIND
-    }:
+    per_kind = list(map(sum, zip(*(goods.counts for goods in every_goods), strict=True)))
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    if max(per_kind) > GOODS_PER_KIND or (
+        min(per_kind) < GOODS_PER_KIND and o.phase is not Phase.SET_UP
+    ):
         return f"villages and players must hold {GOODS_PER_KIND} goods of each kind (C1)"
+    if o.phase is Phase.SET_UP:
+        problem = setup_goods_problem(o.board, village_goods, o.goods)
+        if problem:
+            return problem
     if not _cards_only(o.played) or type(o.delivered_to) is not tuple:
         return "played must be a tuple of cards and delivered_to of villages"
     if any(not isinstance(v, str) or not o.board.has_village(v) for v in o.delivered_to):
@@ -392,8 +442,9 @@ def observation_problem(observation: object) -> str | None:
         if pile is not None and not set(map(type, pile)) <= _VALUE_PILE_TYPES:
             return f"the value pile of seat {seat} holds a card other than feed or requests"
     piles = o.dealer_piles
-    if type(piles) is not tuple or len(piles) != (n + 1 if o.phase is Phase.TAKE_PILES else 0):
-        return "dealer_piles needs players + 1 piles while they are taken, else none"
+    forming = o.phase is Phase.TAKE_PILES or o.phase is Phase.FORM_PILES
+    if type(piles) is not tuple or len(piles) != (n + 1 if forming else 0):
+        return "dealer_piles needs players + 1 piles while they are formed and taken, else none"
     for shown in piles:
         if shown is None:
             continue
@@ -410,7 +461,10 @@ def observation_problem(observation: object) -> str | None:
     if o.shuffles == SETUP_SHUFFLES and portion and len(discard) < portion:
         return "no reshuffle yet, yet the discard pile is smaller than the set-up pile (I2)"
     if perfect:
-        hidden = _setup_portion_of(o.rules, o.shuffles, len(discard))
+        if o.phase is Phase.SET_UP:
+            hidden = len(discard)
+        else:
+            hidden = _setup_portion_of(o.rules, o.shuffles, len(discard))
         hidden = max(hidden - 1, 0)  # the set-up pile was seen from above only
     else:
         hidden = max(len(discard) - 1, 0)

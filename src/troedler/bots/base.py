@@ -7,22 +7,34 @@ the legal moves and a random generator; never the game state.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal, Protocol, runtime_checkable
 
 import attrs
 
 from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.legal import apply_move
 from troedler.moves import Move
-from troedler.records import GameRecord, GameResult
+from troedler.records import MAX_SEAT_NAME, GameRecord, GameResult
 from troedler.rules import Rules
 from troedler.serialization import fingerprint
 from troedler.setup import new_game
-from troedler.state import GameState
+from troedler.state import GameState, Phase
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["Bot", "PlayedGame", "bot_rng", "play_game"]
+__all__ = [
+    "Bot",
+    "BotFailure",
+    "FailureKind",
+    "PlayedGame",
+    "bot_rng",
+    "check_bot",
+    "play_game",
+    "rounds_played",
+]
 
 
 @runtime_checkable
@@ -49,6 +61,38 @@ def bot_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"troedler-bot/{seed}/{seat}")
 
 
+FailureKind = Literal["raised", "illegal", "slow", "crashed"]
+"""How a bot failed: its ``choose`` raised, returned a move that is not legal,
+took longer than the time limit, or its process ended in the middle of a move."""
+
+MAX_BOT_NAME = MAX_SEAT_NAME - 2
+"""Records name a seat ``"<bot name> <seat>"`` in at most ``MAX_SEAT_NAME`` characters."""
+
+MAX_DETAIL = 200
+
+
+@attrs.frozen
+class BotFailure:
+    """A bot that could not make its move: the game stopped there (a forfeit)."""
+
+    seat: int
+    bot: str
+    """The bot's name."""
+    move: int
+    """The number of the move it failed to make, from 0: the record holds the
+    moves before it."""
+    round: int
+    kind: FailureKind
+    detail: str
+    """What went wrong, in a line of at most 200 characters."""
+
+    def __str__(self) -> str:
+        return (
+            f"{self.bot} (seat {self.seat}) {self.kind} at move {self.move}, "
+            f"round {self.round}: {self.detail}"
+        )
+
+
 @attrs.frozen
 class PlayedGame:
     """A game played between bots: its record and last state."""
@@ -56,7 +100,62 @@ class PlayedGame:
     record: GameRecord
     final: GameState
     finished: bool
-    """False when the game was stopped at a round cap before it ended."""
+    """False when the game was stopped at a round cap, or by a failure, before it ended."""
+    failure: BotFailure | None = None
+    """The bot failure that stopped the game (only with ``forfeit=True``)."""
+
+    @property
+    def rounds(self) -> int:
+        """The rounds played: the last round begun, not counting a round that
+        was only dealt when a round cap stopped the game."""
+        return rounds_played(self.final)
+
+
+def rounds_played(state: GameState) -> int:
+    """The rounds played up to ``state``: a round whose dealer piles were just
+    formed, with no move made in it yet, is not counted (games stopped at a
+    round cap end there)."""
+    fresh = state.phase is Phase.TAKE_PILES and None not in state.dealer_piles
+    return state.round - 1 if fresh else state.round
+
+
+def check_bot(bot: object, label: str | None = None) -> str:
+    """The name of ``bot``, once it is known to be one; else a :class:`ConfigurationError`.
+
+    A bot needs a ``name`` (printable text of 1 to 62 characters, which its
+    seat in a record is called after) and a callable ``choose``. ``label``
+    names the bot in the message (by default its ``repr``).
+    """
+    name = getattr(bot, "name", None)
+    label = _bounded(repr(bot), 60) if label is None else repr(label)
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_BOT_NAME or not name.isprintable():
+        raise ConfigurationError(
+            f"bot {label} needs a name: printable text of 1 to {MAX_BOT_NAME} characters, "
+            f"not {_bounded(repr(name), 40)}"
+        )
+    if not callable(getattr(bot, "choose", None)):
+        raise ConfigurationError(f"bot {name!r} has no choose(observation, legal_moves, rng)")
+    return name
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as one bounded line: its type, message and where it was raised."""
+    text = " ".join(str(error).split())
+    where = ""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not frame.filename.startswith("<")  # the import machinery's own frames
+    ]
+    if frames:
+        last = frames[-1]
+        where = f" ({Path(last.filename).name}:{last.lineno})"
+    line = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return _bounded(line, MAX_DETAIL - len(where)) + where
+
+
+def _bounded(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def play_game(
@@ -67,6 +166,9 @@ def play_game(
     rules: Rules | None = None,
     recall: Recall = "perfect",
     max_rounds: int | None = None,
+    forfeit: bool = False,
+    move_time_limit: float | None = None,
+    on_move: Callable[[Move, GameState], None] | None = None,
 ) -> PlayedGame:
     """Play one game between ``bots`` (one per seat, in seat order).
 
@@ -74,32 +176,78 @@ def play_game(
     and draws its chance from its own generator, seeded from ``seed`` and its
     seat, so the same arguments always give the same game. With
     ``max_rounds`` the game stops after that round and is not finished.
-    Raises :class:`IllegalMoveError` if a bot picks a move that is not legal.
+
+    A bot without a name is refused before the first move
+    (:class:`ConfigurationError`). A bot that picks a move that is not legal
+    raises :class:`IllegalMoveError`, and an exception from a bot's
+    ``choose`` is passed on, unless ``forfeit`` is true: then the game stops
+    at that move, unfinished, and :attr:`PlayedGame.failure` says who failed,
+    where and how. With ``forfeit``, ``move_time_limit`` (seconds) also
+    forfeits a move that took longer; it is measured after ``choose``
+    returns, so a bot that never returns must be stopped from outside (as
+    :func:`troedler.simulation.tournament` does). ``on_move`` is called with
+    each move and the state it led to.
     """
     if not 2 <= len(bots) <= 4:
         raise ConfigurationError(f"S1: 2 to 4 bots, not {len(bots)}")
+    names = [check_bot(bot) for bot in bots]
+    if move_time_limit is not None and not forfeit:
+        raise ConfigurationError("a move time limit needs forfeit=True")
+    if move_time_limit is not None and not move_time_limit > 0:
+        raise ConfigurationError(f"a move time limit must be positive, not {move_time_limit}")
     first = new_game(len(bots), seed=seed, starting_dealer=starting_dealer, rules=rules)
     rngs = [bot_rng(seed, seat) for seat in range(len(bots))]
     state = first
     moves: list[Move] = []
+    failure: BotFailure | None = None
+
+    def fail(seat: int, kind: FailureKind, detail: str) -> BotFailure:
+        return BotFailure(seat, names[seat], len(moves), state.round, kind, detail)
+
     while not state.is_over and (max_rounds is None or state.round <= max_rounds):
         seat = state.current_player
         assert seat is not None  # a game that is not over has a player to move
         seen = observe(state, seat, recall=recall)
-        move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
-        if move not in seen.legal_moves:
-            raise IllegalMoveError(
-                "T1", f"bot {bots[seat].name!r} chose {move!r}, which is not legal"
-            )
+        if not forfeit:
+            move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
+            if move not in seen.legal_moves:
+                raise IllegalMoveError(
+                    "T1",
+                    f"bot {names[seat]!r} chose {_bounded(repr(move), 80)}, which is not legal",
+                )
+        else:
+            started = time.perf_counter()
+            try:
+                move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
+            except (Exception, SystemExit) as error:  # a bot's bug stops its game, not the run
+                failure = fail(seat, "raised", describe_error(error))
+                break
+            took = time.perf_counter() - started
+            if move_time_limit is not None and took > move_time_limit:
+                failure = fail(
+                    seat, "slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s"
+                )
+                break
+            try:
+                legal = move in seen.legal_moves
+            except Exception as error:  # a returned object whose == raises
+                legal, detail = False, describe_error(error)
+            else:
+                detail = f"chose {_bounded(repr(move), 80)}, which is not legal"
+            if not legal:
+                failure = fail(seat, "illegal", detail)
+                break
         moves.append(move)
         state = apply_move(state, move)
+        if on_move is not None:
+            on_move(move, state)
     record = GameRecord(
         rules=first.rules,
         fingerprint=fingerprint(first.board, first.cards),
         seed=seed,
         starting_dealer=starting_dealer,
-        seats=tuple(f"{bot.name} {seat}" for seat, bot in enumerate(bots)),
+        seats=tuple(f"{name} {seat}" for seat, name in enumerate(names)),
         moves=tuple(str(move) for move in moves),
         result=GameResult.of(state) if state.is_over else None,
     )
-    return PlayedGame(record, state, state.is_over)
+    return PlayedGame(record, state, state.is_over, failure)

@@ -19,13 +19,13 @@ import attrs
 
 from troedler.board import Board
 from troedler.cards import SPECIAL_FEED, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.legal import apply_move
+from troedler.legal import apply_move, legal_moves
 from troedler.moves import DiscardPile, EndTurn, Move, TakePile
 from troedler.scoring import Tally
 from troedler.state import GameState, Phase
 from troedler.views import Observation, determinize
 
-__all__ = ["GreedyBot", "evaluate"]
+__all__ = ["GreedyBot", "best_discards", "ending_value", "evaluate"]
 
 FAR = 6
 PATIENCE_ROUNDS = 20
@@ -153,6 +153,35 @@ def _first_two(scored: tuple[float, int, Move]) -> tuple[float, int]:
     return scored[0], scored[1]
 
 
+_END_TURN = EndTurn()
+
+
+def ending_value(state: GameState, seat: int) -> float:
+    """How much ``seat`` likes ending its turn now, with the best discards after."""
+    after = apply_move(state, _END_TURN)
+    if after.turn.discards_due and after.current_player == seat:
+        return best_discards(after, seat)[0]
+    return evaluate(after, seat)
+
+
+def best_discards(state: GameState, seat: int) -> tuple[float, Move]:
+    """The best way for ``seat`` to discard down to the hand limit (T7): the
+    evaluation of the turn's end, and the discard to make first.
+
+    Discards go in hand order, so every choice of cards is one path: the
+    search sees each once.
+    """
+    best: tuple[float, int, Move] | None = None
+    for i, move in enumerate(legal_moves(state)):
+        after = apply_move(state, move)
+        # While discards are due they are still the same player's.
+        value = best_discards(after, seat)[0] if after.turn.discards_due else evaluate(after, seat)
+        if best is None or (value, -i) > _first_two(best):
+            best = (value, -i, move)
+    assert best is not None  # while discards are due, one can be made
+    return best[0], best[2]
+
+
 @attrs.frozen
 class GreedyBot:
     """Plays the move whose result its planning evaluation likes best."""
@@ -171,20 +200,21 @@ class GreedyBot:
         state = determinize(observation, rng)
         if state.phase is Phase.TAKE_PILES:
             return self._pile(state, seat, legal_moves)
+        if state.turn.discards_due:
+            return best_discards(state, seat)[1]
         # Compare each card with the best way to end the turn now, not with
         # the position as it stands: cards over the hand limit are lost then.
-        best_end: tuple[float, int, Move] | None = None
+        end_value = ending_value(state, seat)
         best_play: tuple[float, int, Move] | None = None
         for i, move in enumerate(legal_moves):
-            scored = (evaluate(apply_move(state, move), seat), -i, move)
             if isinstance(move, EndTurn):
-                best_end = scored if best_end is None else max(best_end, scored, key=_first_two)
-            elif best_play is None or _first_two(scored) > _first_two(best_play):
+                continue
+            scored = (evaluate(apply_move(state, move), seat), -i, move)
+            if best_play is None or _first_two(scored) > _first_two(best_play):
                 best_play = scored
-        assert best_end is not None  # a turn can always be ended
-        if best_play is not None and best_play[0] > best_end[0] + self.patience:
+        if best_play is not None and best_play[0] > end_value + self.patience:
             return best_play[2]
-        return best_end[2]
+        return _END_TURN
 
     def _pile(self, state: GameState, seat: int, legal_moves: Sequence[Move]) -> Move:
         def worth(move: Move) -> float:

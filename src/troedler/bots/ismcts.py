@@ -25,15 +25,16 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import cast
 
 import attrs
 
-from troedler.bots.greedy import evaluate
-from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard
+from troedler.bots.greedy import best_discards, ending_value, evaluate
+from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard, sort_hand
 from troedler.errors import ConfigurationError
 from troedler.goods import Good, Goods
 from troedler.legal import apply_move, legal_moves
-from troedler.moves import EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
+from troedler.moves import DiscardCard, EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
 from troedler.scoring import outcome
 from troedler.state import GameState, Phase
 from troedler.views import Observation, determinize
@@ -42,6 +43,8 @@ __all__ = ["ISMCTSBot"]
 
 Choice = Move | None
 """A branch of the tree: a move, or None for ending the turn."""
+
+_END_TURN = EndTurn()
 
 PLIES_PER_ROUND = 40
 """Most moves a playout makes per round before the position is scored."""
@@ -58,11 +61,10 @@ class _Node:
 
 
 def _choices(moves: Sequence[Move]) -> list[Choice]:
-    ends = len(_end_turns(moves))
-    plays: list[Choice] = list(moves[: len(moves) - ends])
-    if ends:
-        plays.append(None)
-    return plays
+    # legal_moves lists ending the turn last.
+    if moves and type(moves[-1]) is EndTurn:
+        return [*moves[:-1], None]
+    return list(moves)
 
 
 def _keep_worth(card: Card, goods: Goods) -> float:
@@ -77,40 +79,33 @@ def _keep_worth(card: Card, goods: Goods) -> float:
     return 0.0
 
 
-def _end_turns(moves: Sequence[Move]) -> Sequence[EndTurn]:
-    """The ways to end the turn: legal_moves lists them last."""
-    first = len(moves)
-    while first and type(moves[first - 1]) is EndTurn:
-        first -= 1
-    return moves[first:]  # type: ignore[return-value]
+def _quick_end_turn(state: GameState) -> GameState:
+    """End the turn, throwing away the cards over the hand limit worth least."""
+    state = apply_move(state, _END_TURN)
+    due = state.turn.discards_due
+    if not due:
+        return state
+    seat = cast(int, state.current_player)  # discards are due: the turn's player
+    player = state.players[seat]
+    cheapest = sorted(
+        (card for card in player.hand if type(card) is not SpecialFeedCard),
+        key=lambda card: _keep_worth(card, player.goods),
+    )
+    discard = sort_hand(cheapest[:due])
+    # Discards go in hand order, and the engine makes those that leave no
+    # choice itself: they are always the next cards of the sorted choice.
+    while state.turn.discards_due:
+        state = apply_move(state, DiscardCard(discard[due - state.turn.discards_due]))
+    return state
 
 
-def _quick_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
-    """The way to end the turn that throws away the least worth."""
-    ends = _end_turns(moves)
-    if len(ends) == 1:
-        return ends[0]
-    seat = state.current_player
-    assert seat is not None  # only asked while the game runs
-    goods = state.players[seat].goods
-    worth = {card: _keep_worth(card, goods) for card in state.players[seat].hand}
-    return min(ends, key=lambda end: sum(worth[card] for card in end.discard))
-
-
-def _best_end_turn(state: GameState, moves: Sequence[Move]) -> Move:
-    """The way to end the turn the greedy evaluation likes best."""
-    seat = state.current_player
-    assert seat is not None
-    return max(_end_turns(moves), key=lambda end: evaluate(apply_move(state, end), seat))
-
-
-def _apply(state: GameState, choice: Choice, moves: Sequence[Move]) -> GameState:
+def _apply(state: GameState, choice: Choice) -> GameState:
     if choice is None:
-        return apply_move(state, _quick_end_turn(state, moves))
+        return _quick_end_turn(state)
     return apply_move(state, choice)
 
 
-def _playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -> Move:
+def _playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -> Choice:
     """A quick, purposeful move: deliver when possible, else fetch a missing good.
 
     Playouts stand in for every player's future, so they must not squander
@@ -145,7 +140,7 @@ def _playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -
         return best_delivery
     if fetching:
         return fetching[rng.randrange(len(fetching))]
-    return _quick_end_turn(state, moves)
+    return None
 
 
 def _shares(state: GameState, temperature: float) -> list[float]:
@@ -200,6 +195,11 @@ class ISMCTSBot:
         """The move searched most often."""
         if len(legal_moves) == 1:
             return legal_moves[0]
+        if observation.discards_due:
+            # Ending the turn was one branch of the search; its discards are
+            # chosen with the greedy evaluation, as at the root.
+            state = determinize(observation, rng)
+            return best_discards(state, observation.seat)[1]
         # The root is the bot's own decision: its choices are the same in every deal.
         choices = _choices(legal_moves)
         priors = self._priors(determinize(observation, rng), legal_moves)
@@ -213,24 +213,22 @@ class ISMCTSBot:
                 choices, key=lambda c: _mean(root[c]) + scale * priors[c] / (1 + root[c].visits)
             )
             state = determinize(observation, rng)
-            self._iterate(root[choice], _apply(state, choice, legal_moves), observation.seat, rng)
+            self._iterate(root[choice], _apply(state, choice), observation.seat, rng)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = max(choices, key=lambda c: (root[c].visits, priors[c]))
-        if best is None:
-            return _best_end_turn(determinize(observation, rng), legal_moves)
-        return best
+        return _END_TURN if best is None else best
 
     def _priors(self, state: GameState, moves: Sequence[Move]) -> dict[Choice, float]:
         """How strongly the greedy evaluation prefers each choice at the root."""
         seat = state.current_player
         assert seat is not None
         values: dict[Choice, float] = {}
-        plays = len(moves) - len(_end_turns(moves))
-        for i, move in enumerate(moves):
-            choice = move if i < plays else None
-            value = evaluate(apply_move(state, move), seat)
-            values[choice] = max(value, values.get(choice, -math.inf))
+        for choice in _choices(moves):
+            if choice is None:
+                values[None] = ending_value(state, seat)
+            else:
+                values[choice] = evaluate(apply_move(state, choice), seat)
         top = max(values.values())
         weights = {c: math.exp((v - top) / self.prior_temperature) for c, v in values.items()}
         total = sum(weights.values())
@@ -257,7 +255,7 @@ class ISMCTSBot:
                     children[other].available += 1
             node = children[choice]
             path.append((node, mover))
-            state = _apply(state, choice, moves)
+            state = _apply(state, choice)
             if untried:
                 break
         shares = _shares(self._playout(state, rng), self.temperature)
@@ -273,7 +271,7 @@ class ISMCTSBot:
         for _ in range(PLIES_PER_ROUND * self.playout_rounds):
             if state.is_over or state.round >= end:
                 break
-            state = apply_move(state, _playout_move(state, legal_moves(state), rng))
+            state = _apply(state, _playout_move(state, legal_moves(state), rng))
         return state
 
 

@@ -4,48 +4,83 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 
-from troedler.bots import make_bot
+from troedler import __version__
 from troedler.cli.demo import play_demo
 from troedler.cli.play import play_in_terminal
-from troedler.cli.replay import replay_in_terminal
+from troedler.cli.replay import read_records, replay_in_terminal
 from troedler.cli.simulate import (
-    default_workers,
-    game_specs,
+    Output,
+    add_working_directory,
+    parse_bots,
+    play_and_keep,
     progress_bar,
-    simulate,
-    summarize,
-    write_records,
+    run_settings,
+    unfinished,
     write_summary,
 )
-from troedler.errors import ConfigurationError, TroedlerError
+from troedler.cli.stepper import step_in_terminal
+from troedler.errors import ConfigurationError, FormatError, TroedlerError
+from troedler.records import MAX_SEAT_NAME, GameRecord
+from troedler.simulation.games import GameReport
+from troedler.simulation.lineup import bot_from_text
+from troedler.simulation.runners import check_scheduler_address
+from troedler.simulation.tournament import Tournament, default_workers
+from troedler.svg.html import write_replay_html
 
 __all__ = ["main"]
 
-DEFAULT_BOTS = "greedy,random,random,random"
+DESCRIPTION = (
+    "troedler: play, replay and simulate games of Die Tr\u00f6dler aus den Highlands. "
+    "Run 'troedler COMMAND --help' for a command's options."
+)
+DEFAULTS = {
+    "bots": ["greedy", "random", "random", "random"],
+    "players": None,
+    "seed": 1,
+    "max_rounds": 100,
+    "move_time_limit": None,
+    "games": 300,
+}
+"""simulate's settings when neither given nor resumed (players: one per bot)."""
 
 
-def _bot_list(text: str) -> list[str]:
-    names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    for name in names:
-        try:
-            make_bot(name)
-        except ConfigurationError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
+def _bundled_bots(text: str) -> list[str]:
+    try:
+        names = parse_bots(text)
+        for name in names:
+            bot_from_text(name)
+    except ConfigurationError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--bots: ")) from None
     return names
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
     return value
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="troedler", description=__doc__)
+    parser = argparse.ArgumentParser(prog="troedler", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"troedler {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = commands.add_parser("demo", help="play one game between the bundled bots and print it")
@@ -58,9 +93,19 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, choices=(2, 3, 4), default=3, help="default 3")
     play.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     play.add_argument(
-        "--bots", type=_bot_list, default=["greedy"], help="the other seats' bots (default greedy)"
+        "--bots",
+        type=_bundled_bots,
+        default=["greedy"],
+        help="the other seats' bots (default greedy)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument("--name", default="you", help="your name in the record (default: you)")
+    play.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="where to save the game's record (default: a new file in this folder)",
+    )
     play.add_argument(
         "--recall",
         choices=("perfect", "table"),
@@ -71,25 +116,40 @@ def _parser() -> argparse.ArgumentParser:
     again = commands.add_parser("replay", help="step through a game record")
     again.add_argument("file", help="a game record, or a file of them from simulate --out")
     again.add_argument("--game", type=int, default=0, help="which game of the file (from 0)")
-    again.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    again.add_argument(
+        "--step",
+        action="store_true",
+        help="show the position after each move, with back and jump",
+    )
+    again.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="write the game as one self-contained HTML page that replays it in a browser",
+    )
 
-    sim = commands.add_parser("simulate", help="play many games between bots and summarize them")
-    sim.add_argument("--games", type=_positive, default=300, help="how many games (default 300)")
+    sim = commands.add_parser(
+        "simulate",
+        help="play many games between bots and summarize them",
+        description="Play many games between bots, seats rotated each game, and summarize them. "
+        "Ctrl-C stops the run and keeps every finished game; --resume continues it.",
+    )
+    sim.add_argument("--games", type=_positive, help="how many games (default 300)")
     sim.add_argument(
         "--players",
         type=int,
         choices=(2, 3, 4),
-        default=None,
         help="players per game (default: as many as --bots names)",
     )
     sim.add_argument(
         "--bots",
-        type=_bot_list,
-        default=_bot_list(DEFAULT_BOTS),
-        help=f"bots in seat order, rotated each game (default {DEFAULT_BOTS}); "
-        "fewer names than players are repeated; ismcts:N searches N iterations a move",
+        metavar="BOT,BOT,...",
+        help="bots in seat order, rotated each game (default greedy,random,random,random); "
+        "fewer bots than players are repeated. A bot is random, greedy, ismcts or "
+        "ismcts:N (N iterations a move), or your own as module:Class or module:Class:ARG "
+        "(Class called with the text ARG; the module is looked for in the current directory too)",
     )
-    sim.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    sim.add_argument("--seed", type=int, help="the run's seed (default 1)")
     sim.add_argument(
         "--workers",
         type=_positive,
@@ -100,19 +160,30 @@ def _parser() -> argparse.ArgumentParser:
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="run the games on the Dask cluster at this scheduler address",
+        help="run the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT)",
     )
     sim.add_argument(
         "--out",
         default=None,
         metavar="FILE",
-        help="write every game record to FILE, one JSON object per line",
+        help="write every game record to FILE as it finishes, one per line "
+        "(with FILE.journal beside it, for --resume)",
+    )
+    sim.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the interrupted run of --out FILE with its own settings",
     )
     sim.add_argument(
         "--max-rounds",
         type=_positive,
-        default=100,
-        help="stop a game after this round; it counts as unfinished (default 100)",
+        help="stop a game after this round; it counts as capped, not finished (default 100)",
+    )
+    sim.add_argument(
+        "--move-time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="a bot that takes longer for a move forfeits the game (default: no limit)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     return parser
@@ -131,31 +202,98 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             if not 0 <= args.seat < args.players:
                 parser.error(f"--seat must be 0 to {args.players - 1}")
-            return play_in_terminal(args.players, args.seed, args.bots, args.seat, args.recall)
+            if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
+                parser.error(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
+            return play_in_terminal(
+                args.players,
+                args.seed,
+                args.bots,
+                args.seat,
+                args.recall,
+                save=args.save,
+                name=args.name,
+            )
         if args.command == "replay":
-            return replay_in_terminal(args.file, args.game, args.step)
+            if args.html:
+                return _replay_html(args.file, args.game, args.html)
+            if args.step:
+                return step_in_terminal(args.file, args.game)
+            return replay_in_terminal(args.file, args.game, False)
     except TroedlerError as error:
         print(f"troedler: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # before a run began, or outside one
+        print("troedler: interrupted", file=sys.stderr)
+        return 130
     parser.print_help(sys.stderr)
     return 2
 
 
+def _replay_html(path: str, game: int, out: str) -> int:
+    texts = read_records(path)
+    if not 0 <= game < len(texts):
+        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
+    try:
+        write_replay_html(GameRecord.from_json(texts[game]), out)
+    except OSError as error:
+        print(f"troedler: cannot write {out}: {error.strerror}", file=sys.stderr)
+        return 2
+    print(f"Wrote {out}: open it in a browser.")
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
-    players = args.players or len(args.bots)
-    bots = [args.bots[seat % len(args.bots)] for seat in range(players)]
-    specs = game_specs(args.games, bots, args.seed, args.max_rounds, args.out is not None)
-    results = simulate(
-        specs,
+    given = {name: getattr(args, name) for name in DEFAULTS}
+    if args.bots is not None:
+        given["bots"] = parse_bots(args.bots)
+    settings = run_settings(given, args.out, args.resume, DEFAULTS)
+    if settings["players"] is None:
+        settings["players"] = len(settings["bots"])
+    if args.scheduler is not None:
+        check_scheduler_address(args.scheduler)
+    add_working_directory()
+    try:
+        run = Tournament(
+            settings["bots"],
+            players=settings["players"],
+            seed=settings["seed"],
+            max_rounds=settings["max_rounds"],
+            move_time_limit=settings["move_time_limit"],
+        )
+    except ConfigurationError as error:
+        raise ConfigurationError(f"--bots: {error}") from None
+    output = Output(args.out, settings, args.resume) if args.out else None
+    reports: list[GameReport] = list(output.done) if output else []
+    total = settings["games"]
+    progress = None if args.json else progress_bar()
+    games = run.play(
+        unfinished(reports, total),
         workers=args.workers or default_workers(),
         scheduler=args.scheduler,
-        progress=None if args.json else progress_bar(),
+        keep_records=output is not None,
     )
-    if args.out:
-        write_records(results, args.out)
-    summary = summarize(results)
+    complete = False
+    try:
+        if progress is not None and reports:
+            progress(len(reports), total)
+        play_and_keep(games, reports, output, progress, total)
+        complete = True
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the summary
+        games.close()
+        if progress is not None and sys.stderr.isatty():
+            sys.stderr.write("\n")
+    finally:
+        games.close()
+        if output is not None:
+            output.close(complete)
+    summary = run.summarize(reports)
     if args.json:
-        print(json.dumps(summary, indent=1))
+        print(json.dumps(summary.to_dict(), indent=1))
     else:
         write_summary(summary)
-    return 0
+    if complete:
+        return 0
+    kept = f"; they are in {args.out}: continue with --resume" if args.out else ""
+    print(f"troedler: interrupted after {len(reports)} of {total} games{kept}", file=sys.stderr)
+    return 130

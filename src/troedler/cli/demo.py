@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from troedler.bots import GreedyBot, RandomBot, play_game
+from troedler.bots.base import rounds_played
 from troedler.records import GameRecord, replay
 from troedler.scoring import outcome
 from troedler.state import GameState, Phase
@@ -53,7 +54,10 @@ def write_log(
     final = states[-1]
     write("")
     if not final.is_over:
-        write(f"Stopped after round {final.round}: the game did not end.")
+        # A game stopped at a round cap ends on the next round's fresh deal.
+        played = rounds_played(final)
+        where = f"after round {played}" if 0 < played < final.round else f"in round {final.round}"
+        write(f"Stopped {where}: the game did not end.")
         return final
     write(f"Game over after round {final.round}.")
     write_scores(final, write)

@@ -1,14 +1,407 @@
-"""Text pictures of a game for the terminal: what a seat sees, or everything."""
+"""Text pictures of a game for the terminal.
+
+:func:`render_screen` draws a position as at most 23 lines of at most 80
+characters, so the whole of it and a prompt stay in view: the villages with
+their goods and carts, one line per player with the score so far, the hand,
+the routes leaving the cart's village, the piles, what others just did, and
+the legal moves grouped by kind. :func:`render_scores` is the final table.
+:func:`render_observation` lists what a seat knows, line by line.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from typing import TextIO
 
-from troedler.cards import Card
-from troedler.moves import Move
+from troedler.board import RouteKind
+from troedler.cards import Card, RequestCard, RouteCard
+from troedler.goods import Good, Goods
+from troedler.moves import (
+    DiscardCard,
+    DiscardPile,
+    EndTurn,
+    Move,
+    PlayExtraGood,
+    PlayFeedExtraGood,
+    PlayFeedMove,
+    PlayRequest,
+    PlayRoute,
+    TakePile,
+)
+from troedler.scoring import outcome
+from troedler.state import GameState, Phase
+from troedler.svg.view import View
 from troedler.views import Observation
 
-__all__ = ["render_moves", "render_observation"]
+__all__ = [
+    "HEIGHT",
+    "WIDTH",
+    "Ink",
+    "group_moves",
+    "render_moves",
+    "render_observation",
+    "render_scores",
+    "render_screen",
+    "wants_colour",
+]
+
+WIDTH = 80
+HEIGHT = 23
+"""Lines a screen may use: one more is left for the prompt."""
+
+_CODES = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+    "reverse": "7",
+}
+_GOOD_STYLE = {
+    Good.ANVIL: "bold",
+    Good.BOTTLE: "green",
+    Good.CHAIR: "yellow",
+    Good.CUP: "cyan",
+    Good.POT: "red",
+    Good.VASE: "blue",
+}
+_ROUTE_STYLE = {
+    RouteKind.MOUNTAIN_TRAIL: "yellow",
+    RouteKind.BRIDGE: "bold",
+    RouteKind.FERRY: "blue",
+    RouteKind.MOOR_PATH: "green",
+}
+_SEAT_STYLE = ("red", "blue", "green", "magenta")
+
+
+def wants_colour(stream: TextIO) -> bool:
+    """Whether to colour text for ``stream``: a terminal, not ``TERM=dumb``, no ``NO_COLOR``."""
+    return (
+        stream.isatty()
+        and os.environ.get("TERM", "") not in ("", "dumb")
+        and "NO_COLOR" not in os.environ
+    )
+
+
+class Ink:
+    """Writes text in a colour, or plainly when colour is off."""
+
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def __call__(self, text: str, style: str | None) -> str:
+        """``text`` in ``style`` (a name of :data:`_CODES`, or several joined by +)."""
+        if not self.colour or not style or not text:
+            return text
+        codes = ";".join(_CODES[part] for part in style.split("+"))
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+    def goods(self, goods: Goods) -> str:
+        """Goods as their letters, each in its colour."""
+        if not goods:
+            return "-"
+        return "".join(self(good.code, _GOOD_STYLE[good]) for good in goods)
+
+    def card(self, card: Card | None) -> str:
+        """A card's code; route cards in their kind's colour, requests' goods coloured."""
+        if card is None:
+            return "?"
+        if isinstance(card, RouteCard):
+            return self(str(card), _ROUTE_STYLE[card.kind])
+        if isinstance(card, RequestCard):
+            return f"{self.goods(card.goods)}:{card.points}"
+        return str(card)
+
+    def seat(self, seat: int, name: str) -> str:
+        """A seat's name in its colour."""
+        return self(name, _SEAT_STYLE[seat % len(_SEAT_STYLE)] + "+bold")
+
+
+class _Line:
+    """A line built from pieces, knowing its visible width (colour codes take none)."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.width = 0
+
+    def add(self, shown: str, plain: str) -> _Line:
+        self.pieces.append(shown)
+        self.width += len(plain)
+        return self
+
+    def __str__(self) -> str:
+        return "".join(self.pieces)
+
+
+def _words(ink: Ink, items: Sequence[tuple[str, str]], indent: int, lines: int) -> list[str]:
+    """Pieces (shown, plain) flowed into at most ``lines`` lines of :data:`WIDTH`."""
+    out: list[_Line] = [_Line()]
+    for shown, plain in items:
+        line = out[-1]
+        if line.width and line.width + 1 + len(plain) > WIDTH:
+            if len(out) == lines:
+                line.add(ink(" …", "dim"), " …")
+                break
+            out.append(_Line().add(" " * indent, " " * indent))
+            line = out[-1]
+        elif line.width:
+            line.add(" ", " ")
+        line.add(shown, plain)
+    return [str(line) for line in out if line.width]
+
+
+def _mover_text(view: View, names: Sequence[str]) -> str:
+    if view.phase is Phase.GAME_OVER:
+        return "game over"
+    seat = view.current_player
+    who = names[seat] if seat is not None else "-"
+    if view.phase is Phase.TAKE_PILES:
+        return f"{who} to take a dealer pile"
+    if view.discards_due:
+        return f"{who} discards {view.discards_due} more"
+    return f"{who} to play"
+
+
+def group_moves(moves: Sequence[Move]) -> list[tuple[str, list[tuple[int, Move]]]]:
+    """The moves in groups by kind, each move with its number from 1.
+
+    Numbers follow the groups' order, so the moves read in the order shown.
+    """
+    kinds = (
+        ("take", (TakePile,)),
+        ("discard", (DiscardPile,)),
+        ("route", (PlayRoute,)),
+        ("feed", (PlayFeedMove,)),
+        ("good", (PlayExtraGood, PlayFeedExtraGood)),
+        ("deliver", (PlayRequest,)),
+        ("discard", (DiscardCard,)),
+        ("end", (EndTurn,)),
+    )
+    groups: list[tuple[str, list[Move]]] = [
+        (name, [m for m in moves if isinstance(m, types)]) for name, types in kinds
+    ]
+    numbered: list[tuple[str, list[tuple[int, Move]]]] = []
+    number = 0
+    for name, members in groups:
+        if members:
+            numbered.append((name, []))
+            for move in members:
+                number += 1
+                numbered[-1][1].append((number, move))
+    return numbered
+
+
+def _move_pieces(ink: Ink, name: str, members: list[tuple[int, Move]]) -> list[tuple[str, str]]:
+    """A group's moves as pieces; moves to one village share its name once."""
+    pieces: list[tuple[str, str]] = []
+    last_to: tuple[object, str] | None = None
+    for number, move in members:
+        tag = ink(f"{number})", "bold")
+        if isinstance(move, PlayRoute | PlayFeedMove):
+            kind = move.kind if isinstance(move, PlayRoute) else None
+            if last_to != (kind, move.to):
+                last_to = (kind, move.to)
+                word = kind.code if kind is not None else "feed"
+                style = _ROUTE_STYLE[kind] if kind is not None else None
+                pieces.append((f"{ink(word, style)}→{move.to}", f"{word}→{move.to}"))
+            take = f"+{move.take.code}" if move.take is not None else "·"
+            shown_take = ink(take, _GOOD_STYLE[move.take]) if move.take is not None else take
+            pieces.append((f"{tag}{shown_take}", f"{number}){take}"))
+        elif isinstance(move, PlayExtraGood | PlayFeedExtraGood):
+            word = "extra" if isinstance(move, PlayExtraGood) else "feed"
+            good = move.good
+            pieces.append(
+                (
+                    f"{tag} {word} {ink('+' + good.code, _GOOD_STYLE[good])}",
+                    f"{number}) {word} +{good.code}",
+                )
+            )
+        elif isinstance(move, PlayRequest):
+            text = str(move).removeprefix("deliver ")
+            pieces.append((f"{tag} {text}", f"{number}) {text}"))
+        elif isinstance(move, DiscardCard):
+            pieces.append((f"{tag} {ink.card(move.card)}", f"{number}) {move.card}"))
+        elif isinstance(move, TakePile | DiscardPile):
+            pieces.append((f"{tag} pile {move.pile}", f"{number}) pile {move.pile}"))
+        else:
+            pieces.append((f"{tag} {move}", f"{number}) {move}"))
+    return pieces
+
+
+def _player_lines(ink: Ink, view: View, names: Sequence[str], you: int | None) -> list[str]:
+    lines = []
+    width = max(len(n) for n in names)
+    for seat in range(view.num_players):
+        marker = "▶" if seat == view.current_player else " "
+        name = names[seat].ljust(width)
+        tally = view.tally(seat)
+        fulfilled = view.fulfilled(seat)
+        score = (
+            " ?pts  ?dmg ?req"
+            if tally is None or fulfilled is None
+            else f"{tally.points:>2}pts {tally.damage:>2}dmg {fulfilled}req"
+        )
+        hand = view.hands[seat]
+        if seat == you:
+            held = "your hand is below"
+        elif hand is None:
+            held = f"hand {view.hand_sizes[seat]} cards"
+        else:
+            held = "hand " + (" ".join(str(c) for c in hand) or "-")
+        goods = view.goods[seat]
+        pad = " " * max(0, 7 - len(goods))
+        plain = f"{marker}{name} {view.carts[seat]:<13} {goods!s}{pad} {score} {held}"
+        shown = (
+            f"{marker}{ink.seat(seat, name)} {view.carts[seat]:<13} {ink.goods(goods)}{pad} "
+            f"{score} {held}"
+        )
+        if len(plain) > WIDTH:
+            cut = len(plain) - WIDTH + 1
+            shown, plain = shown[:-cut] + "…", plain[:-cut] + "…"
+        lines.append(shown)
+    return lines
+
+
+def render_screen(
+    view: View,
+    names: Sequence[str],
+    *,
+    colour: bool = False,
+    you: int | None = None,
+    moves: Sequence[Move] = (),
+    heading: str = "",
+    recent: str = "",
+    message: str = "",
+) -> str:
+    """The position as at most :data:`HEIGHT` lines of at most :data:`WIDTH` characters.
+
+    ``you`` is the seat the screen is drawn for (its hand and routes are
+    shown); ``moves`` its legal moves, drawn grouped and numbered as
+    :func:`group_moves` numbers them; ``recent`` what happened since;
+    ``message`` a last line, such as the reason a move was refused.
+    """
+    ink = Ink(colour)
+    lines: list[str] = []
+    title = f"Round {view.round} · dealer {names[view.dealer]} · {_mover_text(view, names)}"
+    if heading:
+        title = f"{heading} · {title}"
+    lines.append(ink(title[:WIDTH], "bold"))
+    here: dict[str, list[int]] = {}
+    for seat, cart in enumerate(view.carts):
+        here.setdefault(cart, []).append(seat)
+    cells = []
+    for village, goods in zip(view.board.villages, view.village_goods, strict=True):
+        if len(goods) <= 7:
+            text, shown_goods = str(goods), ink.goods(goods)
+        else:
+            text = shown_goods = str(goods)[:6] + "+"
+        carts = "".join(str(s) for s in here.get(village.name, []))
+        shown_carts = "".join(
+            ink(str(s), _SEAT_STYLE[s % 4] + "+bold") for s in here.get(village.name, [])
+        )
+        plain = f" {village.name:<13} {text:<7} {'@' + carts if carts else ''}"
+        shown = (
+            f" {village.name:<13} {shown_goods}{' ' * (7 - len(text))} "
+            f"{'@' + shown_carts if carts else ''}"
+        )
+        cells.append((shown, plain))
+    rows = -(-len(cells) // 3)
+    for r in range(rows):
+        line = ""
+        for c in range(3):
+            k = r + c * rows
+            if k < len(cells):
+                shown, plain = cells[k]
+                line += shown + (" " * (27 - len(plain)) if c < 2 else "")
+        lines.append(line.rstrip())
+    lines.extend(_player_lines(ink, view, names, you))
+    if you is not None:
+        hand = view.hands[you] or ()
+        shown = " ".join(ink.card(card) for card in hand) or "no cards"
+        lines.append(f"Your hand: {shown}")
+        cart = view.carts[you]
+        board = view.board
+        pieces = [(ink("Routes from " + cart + ":", "bold"), f"Routes from {cart}:")]
+        for route in board.routes:
+            if cart in route.ends:
+                there = route.ends[1] if route.ends[0] == cart else route.ends[0]
+                goods = view.village_goods[board.index(there)]
+                word = route.kind.code
+                pieces.append(
+                    (
+                        f"{ink(word, _ROUTE_STYLE[route.kind])}→{there} ({ink.goods(goods)})",
+                        f"{word}→{there} ({goods})",
+                    )
+                )
+        lines.extend(_words(ink, pieces, 2, 2))
+    if view.dealer_piles:
+        pieces = [("Dealer piles:", "Dealer piles:")]
+        for k, pile in enumerate(view.dealer_piles):
+            if pile is None:
+                pieces.append((f"{k}: gone", f"{k}: gone"))
+            else:
+                shown = " ".join(ink.card(c) for c in pile) or "empty"
+                plain = " ".join("?" if c is None else str(c) for c in pile) or "empty"
+                pieces.append((f"{ink(str(k), 'bold')}: {shown} ·", f"{k}: {plain} ·"))
+        lines.extend(_words(ink, pieces, 2, 2))
+    top = ink.card(view.discard_top) if view.discard_top is not None else "-"
+    played = ""
+    if view.played:
+        played = "; played now: " + " ".join(ink.card(c) for c in view.played)
+    lines.append(
+        f"Discard pile {view.discard_size} cards, top {top}; "
+        f"game-round pile {view.game_round_pile_size}{played}"
+    )
+    if recent:
+        lines.extend(_words(ink, [(word, word) for word in recent.split(" ")], 2, 2))
+    room = HEIGHT - len(lines) - (1 if message else 0)
+    if moves:
+        move_lines: list[str] = []
+        for name, members in group_moves(moves):
+            label = f"{name:<8}"
+            pieces = [(ink(label, "bold"), label), *_move_pieces(ink, name, members)]
+            move_lines.extend(_words(ink, pieces, 9, 3))
+        if len(move_lines) > room:
+            move_lines = move_lines[: max(0, room - 1)]
+            move_lines.append(ink(f"… {len(moves)} moves in all: 'moves' lists them", "dim"))
+        lines.extend(move_lines)
+    if message:
+        lines.append(message)
+    return "\n".join(lines)
+
+
+def render_scores(state: GameState, names: Sequence[str], colour: bool = False) -> str:
+    """The final scoring table of a finished game, its columns explained."""
+    ink = Ink(colour)
+    result = outcome(state)
+    width = max(6, *(len(n) for n in names))
+    lines = [
+        ink(
+            f"{'player':<{width}} {'feed':>4} {'goods':>5} {'requests':<18} "
+            f"{'damage':>6} {'total':>5} {'points':>6}",
+            "bold",
+        )
+    ]
+    for seat, tally in enumerate(result.tallies):
+        requests = "+".join(str(p) for p in tally.request_points) or "-"
+        mark = "  winner" if seat in result.winners else ""
+        lines.append(
+            f"{ink.seat(seat, names[seat].ljust(width))} {tally.feed_used:>4} "
+            f"{tally.goods_held:>5} {requests:<18} {result.damage[seat]:>6} "
+            f"{'yes' if seat in result.totally_damaged else '':>5} {result.points[seat]:>6}{mark}"
+        )
+    lines.append(
+        "feed: special feed used; goods: goods still held; requests: points of each\n"
+        "fulfilled goods request; damage: feed + half the goods, rounded up; total: total\n"
+        "damage (the most damage alone; it cannot win); points: requests + one per good."
+    )
+    winners = ", ".join(f"seat {s} ({names[s]})" for s in sorted(result.winners))
+    lines.append(f"Winner: {winners}")
+    return "\n".join(lines)
 
 
 def _cards(cards: Sequence[Card | None]) -> str:
@@ -46,6 +439,11 @@ def render_observation(seen: Observation, names: Sequence[str]) -> str:
         )
     if seen.played:
         lines.append(f"Played this turn: {_cards(seen.played)}")
+    if seen.discards_due and seen.current_player is not None:
+        lines.append(
+            f"Over the hand limit: {names[seen.current_player]} must discard "
+            f"{seen.discards_due} more"
+        )
     return "\n".join(lines)
 
 

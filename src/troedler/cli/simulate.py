@@ -1,222 +1,115 @@
-"""``troedler simulate``: many games between named bots, and what they show.
+"""``troedler simulate``: many games between bots, kept as they finish.
 
-Game ``i`` is seeded from the run's seed and ``i``, and its seats are the
-bots rotated by ``i``, so every bot plays every seat. Games run in local
-worker processes or on a Dask cluster; results are gathered in game order,
-so the same seed gives the same summary whatever runs them.
+The games themselves are :mod:`troedler.simulation`'s. This module adds what
+a command line needs: the ``--out`` file, written game by game with a
+journal beside it so that Ctrl-C loses nothing and ``--resume`` continues;
+a progress bar; and the summary as a table.
+
+``--out FILE`` holds one game record per line, which ``troedler replay``
+reads. ``FILE.journal`` holds the run's settings on its first line, then
+what each game gave, a line per game in the same order as ``FILE``. Games
+are written in the order they finish; once a run is complete both files are
+put in game order, so that ``replay FILE --game N`` shows game ``N``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
 
-from troedler.bots import make_bot, play_game
-from troedler.errors import ConfigurationError
-from troedler.scoring import outcome
+from troedler.bots.base import BotFailure
+from troedler.errors import ConfigurationError, FormatError
+from troedler.simulation.games import GameReport, game_seed
+from troedler.simulation.processes import sigint_blocked
+from troedler.simulation.summary import Summary
 
-__all__ = ["GameSpec", "GameSummary", "run_game", "simulate", "summarize", "wilson_interval"]
+__all__ = [
+    "JOURNAL_FORMAT",
+    "Output",
+    "parse_bots",
+    "progress_bar",
+    "write_summary",
+]
 
+JOURNAL_FORMAT = "troedler-simulate-journal"
+JOURNAL_VERSION = 1
+SETTINGS = ("bots", "players", "seed", "max_rounds", "move_time_limit", "games")
+"""What a run is, as kept in its journal: a resumed run must have the same."""
 
-@attrs.frozen
-class GameSpec:
-    """One game of a run: which bots sit where, its seed and round cap."""
-
-    index: int
-    seed: int
-    bots: tuple[str, ...]
-    """Bot names in seat order."""
-    max_rounds: int | None
-    keep_record: bool
-
-
-@attrs.frozen
-class GameSummary:
-    """What one game of a run gave."""
-
-    index: int
-    bots: tuple[str, ...]
-    finished: bool
-    rounds: int
-    points: tuple[int, ...]
-    damage: tuple[int, ...]
-    totally_damaged: tuple[int, ...]
-    winners: tuple[int, ...]
-    record: str | None
-    """The game record as JSON, when the run keeps records."""
+DASH = "\u2013"
+SHOWN_FAILURES = 10
 
 
-def run_game(spec: GameSpec) -> GameSummary:
-    """Play the game ``spec`` describes (in any process)."""
-    played = play_game(
-        [make_bot(name) for name in spec.bots], seed=spec.seed, max_rounds=spec.max_rounds
-    )
-    final = played.final
-    result = outcome(final) if played.finished else None
-    return GameSummary(
-        index=spec.index,
-        bots=spec.bots,
-        finished=played.finished,
-        rounds=final.round,
-        points=result.points if result else (),
-        damage=result.damage if result else (),
-        totally_damaged=tuple(sorted(result.totally_damaged)) if result else (),
-        winners=tuple(sorted(result.winners)) if result else (),
-        record=played.record.to_json() if spec.keep_record else None,
-    )
+def parse_bots(text: str) -> list[str]:
+    """The bot texts of ``--bots``: comma-separated, none of them empty."""
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
+        raise ConfigurationError("--bots: no bots given")
+    for position, name in enumerate(names, 1):
+        if not name:
+            raise ConfigurationError(f"--bots: bot {position} of {len(names)} is empty")
+    return names
 
 
-def game_specs(
-    games: int, bots: Sequence[str], seed: int, max_rounds: int | None, keep_records: bool
-) -> list[GameSpec]:
-    """The games of a run, the bots rotated one seat further each game."""
-    n = len(bots)
-    return [
-        GameSpec(
-            index=i,
-            seed=seed * 1_000_003 + i,
-            bots=tuple(bots[(seat + i) % n] for seat in range(n)),
-            max_rounds=max_rounds,
-            keep_record=keep_records,
-        )
-        for i in range(games)
-    ]
+# --- the summary for people ------------------------------------------------
 
 
-def simulate(
-    specs: Sequence[GameSpec],
-    *,
-    workers: int = 1,
-    scheduler: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[GameSummary]:
-    """Play every game of ``specs``; the summaries in game order.
-
-    ``workers`` local processes (1: in this process), or the Dask cluster
-    whose scheduler is at ``scheduler``.
-    """
-    total = len(specs)
-    results: list[GameSummary] = []
-
-    def tick(summary: GameSummary) -> None:
-        results.append(summary)
-        if progress is not None:
-            progress(len(results), total)
-
-    if scheduler is not None:
-        for summary in _on_dask(specs, scheduler):
-            tick(summary)
-    elif workers <= 1:
-        for spec in specs:
-            tick(run_game(spec))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            chunk = max(1, total // (workers * 8))
-            for summary in pool.map(run_game, specs, chunksize=chunk):
-                tick(summary)
-    results.sort(key=lambda summary: summary.index)
-    return results
+def _share(value: float | None) -> str:
+    return DASH if value is None else f"{value:.1%}"
 
 
-def _on_dask(specs: Sequence[GameSpec], scheduler: str) -> Iterator[GameSummary]:
-    try:
-        from distributed import Client, as_completed  # noqa: PLC0415 - optional
-    except ImportError:
-        raise ConfigurationError(
-            "--scheduler needs Dask distributed: pip install 'troedler[dask]'"
-        ) from None
-    try:
-        client = Client(scheduler, timeout="10s")
-    except OSError as error:
-        raise ConfigurationError(
-            f"cannot reach the Dask scheduler at {scheduler}: {error}"
-        ) from None
-    with client:
-        futures = client.map(run_game, specs, pure=False)
-        for future in as_completed(futures):
-            yield future.result()
+def _number(value: float | None) -> str:
+    return DASH if value is None else f"{value:.1f}"
 
 
-def wilson_interval(wins: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share of ``wins`` in ``n``."""
-    if n == 0:
-        return 0.0, 0.0
-    z = 1.959963984540054
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def summarize(results: Sequence[GameSummary]) -> dict[str, Any]:
-    """Per bot and per seat figures of a run's finished games."""
-    finished = [r for r in results if r.finished]
-    names = sorted({name for r in results for name in r.bots})
-    players = len(results[0].bots) if results else 0
-    bots: dict[str, Any] = {}
-    for name in names:
-        seats = [(r, s) for r in finished for s, bot in enumerate(r.bots) if bot == name]
-        n = len(seats)
-        wins = sum(1 for r, s in seats if s in r.winners)
-        low, high = wilson_interval(wins, n)
-        bots[name] = {
-            "seat_games": n,
-            "wins": wins,
-            "win_share": wins / n if n else 0.0,
-            "win_share_95": [low, high],
-            "mean_points": sum(r.points[s] for r, s in seats) / n if n else 0.0,
-            "mean_damage": sum(r.damage[s] for r, s in seats) / n if n else 0.0,
-            "total_damage_rate": sum(1 for r, s in seats if s in r.totally_damaged) / n
-            if n
-            else 0.0,
-        }
-    return {
-        "games": len(results),
-        "finished": len(finished),
-        "unfinished": len(results) - len(finished),
-        "players": players,
-        "mean_rounds": sum(r.rounds for r in finished) / len(finished) if finished else 0.0,
-        "bots": bots,
-        "seat_win_share": [
-            sum(1 for r in finished if seat in r.winners) / len(finished) if finished else 0.0
-            for seat in range(players)
-        ],
-    }
-
-
-def write_summary(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
-    """The summary as a table for people."""
+def write_summary(summary: Summary, out: TextIO | None = None) -> None:
+    """The summary as a table for people (on standard output by default)."""
+    out = sys.stdout if out is None else out
+    capped = f"{summary.capped} capped"
+    if summary.max_rounds is not None:
+        capped += f" at round {summary.max_rounds}"
     out.write(
-        f"{summary['games']} games of {summary['players']} players: "
-        f"{summary['finished']} finished, {summary['unfinished']} unfinished (round cap); "
-        f"mean rounds {summary['mean_rounds']:.1f}\n"
+        f"{summary.games} games of {summary.players} players: {summary.finished} finished, "
+        f"{capped}, {summary.forfeited} forfeited\n"
     )
     out.write(
-        f"{'bot':<10} {'seat games':>10} {'win share':>10} {'95% interval':>15} "
-        f"{'points':>7} {'damage':>7} {'total dmg':>9}\n"
+        f"over the {summary.finished} finished games: mean rounds {_number(summary.mean_rounds)}\n"
     )
-    for name, row in summary["bots"].items():
-        low, high = row["win_share_95"]
+    width = max([10, *(len(row.name) for row in summary.bots)])
+    out.write(
+        f"{'bot':<{width}} {'seat games':>10} {'win share':>10} {'95% interval':>15} "
+        f"{'points':>7} {'damage':>7} {'total dmg':>9} {'forfeits':>8}\n"
+    )
+    for row in summary.bots:
+        interval = DASH
+        if row.win_share_95 is not None:
+            low, high = row.win_share_95
+            interval = f"{low:.1%}{DASH}{high:.1%}"
         out.write(
-            f"{name:<10} {row['seat_games']:>10} {row['win_share']:>10.1%} "
-            f"{f'{low:.1%}-{high:.1%}':>15} {row['mean_points']:>7.1f} "
-            f"{row['mean_damage']:>7.1f} {row['total_damage_rate']:>9.1%}\n"
+            f"{row.name:<{width}} {row.seat_games:>10} {_share(row.win_share):>10} "
+            f"{interval:>15} {_number(row.mean_points):>7} {_number(row.mean_damage):>7} "
+            f"{_share(row.total_damage_rate):>9} {row.forfeits:>8}\n"
         )
     shares = "  ".join(
-        f"seat {i}: {share:.1%}" for i, share in enumerate(summary["seat_win_share"])
+        f"seat {i}: {_share(share)}" for i, share in enumerate(summary.seat_win_share)
     )
     out.write(f"win share per seat: {shares}\n")
+    for failure in summary.failures[:SHOWN_FAILURES]:
+        out.write(f"forfeit: {failure}\n")
+    if len(summary.failures) > SHOWN_FAILURES:
+        out.write(f"... and {len(summary.failures) - SHOWN_FAILURES} more forfeits (see --json)\n")
 
 
-def progress_bar(stream: TextIO = sys.stderr) -> Callable[[int, int], None]:
-    """A one-line progress bar on a terminal; a line per tenth of the games elsewhere."""
+def progress_bar(stream: TextIO | None = None) -> Callable[[int, int], None]:
+    """A one-line progress bar on a terminal; a line per tenth of the games elsewhere
+    (on standard error by default)."""
+    stream = sys.stderr if stream is None else stream
     width = 30
     terminal = stream.isatty()
     shown = -1
@@ -239,17 +132,243 @@ def progress_bar(stream: TextIO = sys.stderr) -> Callable[[int, int], None]:
     return show
 
 
-def default_workers() -> int:
-    """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
+# --- the out file and its journal -------------------------------------------
 
 
-def write_records(results: Iterable[GameSummary], path: str) -> None:
-    """Every game record of a run, one JSON object per line."""
-    with open(path, "w", encoding="utf-8") as out:
-        for summary in results:
-            if summary.record is not None:
-                out.write(json.dumps(json.loads(summary.record)) + "\n")
+def _report_data(report: GameReport) -> dict[str, Any]:
+    data = attrs.asdict(report, recurse=True)
+    del data["record"]
+    return data
+
+
+def _report_from(data: Any, where: Callable[[str], FormatError]) -> GameReport:
+    """A journal line's game report, checked field by field."""
+    if not isinstance(data, dict):
+        raise where("expected an object")
+    fields = {field.name for field in attrs.fields(GameReport)} - {"record"}
+    if set(data) != fields:
+        raise where(f"expected the fields {', '.join(sorted(fields))}")
+    for name in ("index", "seed", "rounds"):
+        if type(data[name]) is not int:
+            raise where(f"{name}: expected a whole number")
+    for name in ("points", "damage", "totally_damaged", "winners"):
+        if not isinstance(data[name], list) or any(type(v) is not int for v in data[name]):
+            raise where(f"{name}: expected a list of whole numbers")
+    seats = data["seats"]
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise where("seats: expected a list of texts")
+    if data["ending"] not in ("finished", "capped", "forfeited"):
+        raise where("ending: expected finished, capped or forfeited")
+    failure = data["failure"]
+    if failure is not None:
+        try:
+            failure = BotFailure(**failure)
+        except TypeError:
+            raise where("failure: expected seat, bot, move, round, kind, detail") from None
+        if not 0 <= failure.seat < len(seats):
+            raise where("failure.seat: out of range")
+    if (failure is None) == (data["ending"] == "forfeited"):
+        raise where("failure: a game has one exactly when it was forfeited")
+    return GameReport(
+        index=data["index"],
+        seed=data["seed"],
+        seats=tuple(seats),
+        ending=data["ending"],
+        rounds=data["rounds"],
+        points=tuple(data["points"]),
+        damage=tuple(data["damage"]),
+        totally_damaged=tuple(data["totally_damaged"]),
+        winners=tuple(data["winners"]),
+        failure=failure,
+    )
+
+
+def _complete_lines(path: Path) -> list[bytes]:
+    """The lines of ``path`` that end in a newline (a last one cut short is dropped)."""
+    lines = path.read_bytes().split(b"\n")
+    return lines[:-1]
+
+
+class Output:
+    """The ``--out`` file and its journal, opened (and checked) before the first game.
+
+    ``settings`` describe the run. With ``resume`` the journal must describe
+    the same run; its games are :attr:`done`, and lines written after the
+    last complete game (cut short by a crash) are dropped.
+    """
+
+    def __init__(self, path: str, settings: dict[str, Any], resume: bool) -> None:
+        self.path = Path(path)
+        self.journal_path = Path(path + ".journal")
+        self.settings = settings
+        self.done: list[GameReport] = []
+        try:
+            if resume:
+                self._resume()
+                self._records = self.path.open("a", encoding="utf-8")
+                self._journal = self.journal_path.open("a", encoding="utf-8")
+            else:
+                self._records = self.path.open("w", encoding="utf-8")
+                self._journal = self.journal_path.open("w", encoding="utf-8")
+                header = {"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, **settings}
+                self._journal.write(json.dumps(header) + "\n")
+                self._journal.flush()
+        except OSError as error:
+            raise ConfigurationError(
+                f"--out: cannot write {error.filename or path}: {error.strerror or error}"
+            ) from None
+        self._order = [report.index for report in self.done]
+
+    @staticmethod
+    def read_settings(path: str) -> dict[str, Any]:
+        """The settings of the run whose ``--out`` file is ``path``, from its journal."""
+        journal = Path(path + ".journal")
+        try:
+            with journal.open("rb") as file:
+                first = file.readline(100_000)
+        except OSError as error:
+            raise ConfigurationError(
+                f"--resume: cannot read the journal {journal}: {error.strerror or error}"
+            ) from None
+        try:
+            header = json.loads(first)
+        except ValueError:
+            header = None
+        if (
+            not isinstance(header, dict)
+            or header.get("format") != JOURNAL_FORMAT
+            or header.get("version") != JOURNAL_VERSION
+            or set(header) != {"format", "version", *SETTINGS}
+        ):
+            raise FormatError(str(journal), "line 1", f"is not a {JOURNAL_FORMAT} header")
+        return {name: header[name] for name in SETTINGS}
+
+    def _resume(self) -> None:
+        journal = str(self.journal_path)
+        lines = _complete_lines(self.journal_path)[1:]
+        try:
+            records = _complete_lines(self.path)
+        except OSError as error:
+            raise ConfigurationError(
+                f"--resume: cannot read {self.path}: {error.strerror or error}"
+            ) from None
+        if len(records) < len(lines):
+            raise FormatError(
+                str(self.path), "", f"holds {len(records)} games, its journal {len(lines)}"
+            )
+        seen: set[int] = set()
+        for number, line in enumerate(lines, 2):
+
+            def where(message: str, number: int = number) -> FormatError:
+                return FormatError(journal, f"line {number}", message)
+
+            try:
+                data = json.loads(line)
+            except ValueError:
+                raise where("is not JSON") from None
+            report = _report_from(data, where)
+            if not 0 <= report.index < self.settings["games"] or report.index in seen:
+                raise where(f"game {report.index} is not a game of this run, or twice")
+            if report.seed != game_seed(self.settings["seed"], report.index):
+                raise where(f"game {report.index} has another seed than this run gives it")
+            try:
+                stored = json.loads(records[number - 2])["seed"]
+            except (ValueError, KeyError, TypeError):
+                stored = None
+            if stored != report.seed:
+                raise FormatError(
+                    str(self.path), f"line {number - 1}", "is not the game its journal names"
+                )
+            seen.add(report.index)
+            self.done.append(report)
+        # Drop what was written after the last game the journal holds.
+        for path, keep in ((self.path, len(lines)), (self.journal_path, len(lines) + 1)):
+            data = path.read_bytes()
+            cut = 0
+            for _ in range(keep):
+                cut = data.index(b"\n", cut) + 1
+            if cut != len(data):
+                with path.open("r+b") as file:
+                    file.truncate(cut)
+
+    def write(self, report: GameReport) -> None:
+        """Add a finished game to both files, at once."""
+        self._records.write((report.record or "") + "\n")
+        self._records.flush()
+        self._journal.write(json.dumps(_report_data(report)) + "\n")
+        self._journal.flush()
+        self._order.append(report.index)
+
+    def close(self, complete: bool) -> None:
+        """Close both files; a ``complete`` run's are put in game order."""
+        self._records.close()
+        self._journal.close()
+        if not complete or self._order == sorted(self._order):
+            return
+        place = {index: line for line, index in enumerate(self._order)}
+        ranks = sorted(self._order)
+        for path, skip in ((self.path, 0), (self.journal_path, 1)):
+            lines = _complete_lines(path)
+            ordered = lines[:skip] + [lines[skip + place[index]] for index in ranks]
+            temporary = path.with_name(path.name + ".sorting")
+            temporary.write_bytes(b"".join(line + b"\n" for line in ordered))
+            os.replace(temporary, path)
+
+
+def run_settings(
+    args_settings: dict[str, Any], out: str | None, resume: bool, defaults: dict[str, Any]
+) -> dict[str, Any]:
+    """The settings of this run: those given, else (with ``resume``) the
+    journal's, else the defaults. A resumed run must not change any."""
+    if not resume:
+        return {name: defaults[name] if args_settings[name] is None else args_settings[name]
+                for name in SETTINGS}  # fmt: skip
+    if out is None:
+        raise ConfigurationError("--resume needs --out FILE: the file of the run to continue")
+    stored = Output.read_settings(out)
+    for name in SETTINGS:
+        given = args_settings[name]
+        if given is not None and given != stored[name]:
+            flag = "--" + name.replace("_", "-")
+            shown = ",".join(given) if name == "bots" else given
+            kept = ",".join(stored[name]) if name == "bots" else stored[name]
+            raise ConfigurationError(
+                f"--resume: {flag} {shown} differs from the run in {out} ({kept}); "
+                "leave it out to continue that run"
+            )
+    return stored
+
+
+def unfinished(done: Sequence[GameReport], games: int) -> list[int]:
+    """The games of ``range(games)`` that ``done`` does not hold."""
+    have = {report.index for report in done}
+    return [i for i in range(games) if i not in have]
+
+
+def add_working_directory() -> None:
+    """Let ``--bots mybots:MyBot`` find ``mybots.py`` in the current directory,
+    as ``python -m`` would (after the installed modules, which it cannot shadow)."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+
+
+def play_and_keep(
+    games: Any,
+    done: list[GameReport],
+    output: Output | None,
+    progress: Callable[[int, int], None] | None,
+    total: int,
+) -> None:
+    """Take each report of ``games`` as it comes: into ``done`` and ``output``.
+
+    Ctrl-C is held back while a report is kept, so that the file, the
+    journal and ``done`` always agree.
+    """
+    for report in games:
+        with sigint_blocked():
+            if output is not None:
+                output.write(report)
+            done.append(report)
+            if progress is not None:
+                progress(len(done), total)

@@ -1,0 +1,206 @@
+"""The bots of a tournament: bundled names, ``module:Class`` texts, factories, objects.
+
+Every game gets bots of its own, made in the process that plays it, so no
+game sees what a bot kept from another and the results do not depend on
+which process played which game. What makes them must therefore travel to
+worker processes: a text is resolved again there (its module imported by
+name), a class or function is sent by reference (it must be importable, as
+for :mod:`pickle`), and a bot object is copied for every game.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pickle
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+import attrs
+
+from troedler.bots import BOTS, Bot, ISMCTSBot
+from troedler.bots.base import check_bot, describe_error
+from troedler.errors import ConfigurationError
+
+__all__ = ["BotLike", "Entrant", "bot_from_text", "entrant", "line_up"]
+
+BotLike = Bot | Callable[[], Bot] | str
+"""What a tournament accepts as a bot: an object, a factory, or a text
+(``greedy``, ``ismcts:50``, ``mybots:MyBot`` or ``mybots:MyBot:ARG``)."""
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\Z")
+MAX_TEXT = 200
+
+
+@attrs.frozen
+class Entrant:
+    """One bot of a line-up: the name its figures are kept under, and its factory."""
+
+    label: str
+    """A text's own spelling (``ismcts:50``), else the bot's ``name``."""
+    make: Callable[[], Bot]
+    """Makes a new bot for a game; can be sent to worker processes."""
+
+
+@attrs.frozen
+class FromText:
+    """Makes the bot a text names; the text is resolved in each process once."""
+
+    text: str
+
+    def __call__(self) -> Bot:
+        return bot_from_text(self.text)
+
+
+@attrs.frozen(eq=False)
+class Copying:
+    """Makes a fresh copy of one bot object for every game."""
+
+    bot: Bot
+
+    def __call__(self) -> Bot:
+        return copy.deepcopy(self.bot)
+
+
+_factories: dict[str, Callable[..., Any]] = {}
+
+
+def bot_from_text(text: str) -> Bot:
+    """A new bot from its text: a bundled name or ``module:Factory[:ARG]``.
+
+    Bundled names are ``random``, ``greedy`` and ``ismcts`` (``ismcts:N``
+    searches ``N`` iterations a move). Anything else is ``module:Factory``:
+    ``Factory`` (a class or function in the importable module ``module``) is
+    called with no argument, or with the text ``ARG`` after a second colon.
+    Raises :class:`ConfigurationError` saying what is wrong.
+    """
+    shown = repr(text[:MAX_TEXT] + ("..." if len(text) > MAX_TEXT else ""))
+    key, _, rest = text.strip().partition(":")
+    if not key:
+        raise ConfigurationError("a bot needs a name: empty text given")
+    if key.lower() in BOTS:
+        return _bundled(key.lower(), rest, shown)
+    if not rest:
+        raise ConfigurationError(
+            f"no bot called {shown}; the bundled bots are {', '.join(BOTS)}, "
+            "or name your own as module:Class"
+        )
+    attribute, _, argument = rest.partition(":")
+    if not _DOTTED.match(key) or not _DOTTED.match(attribute):
+        raise ConfigurationError(f"bad bot {shown}: expected module:Class or module:Class:ARG")
+    bot = _call(_factory(key, attribute, shown), argument if ":" in rest else None, shown)
+    check_bot(bot, text.strip())
+    return bot
+
+
+def _bundled(key: str, parameter: str, shown: str) -> Bot:
+    if key != "ismcts":
+        if parameter:
+            raise ConfigurationError(f"bad bot {shown}: {key} takes no parameter")
+        return BOTS[key]()  # type: ignore[no-any-return]
+    if not parameter:
+        return ISMCTSBot()
+    if not parameter.strip().isdigit() or int(parameter) < 1:
+        raise ConfigurationError(
+            f"bad bot {shown}: the iterations of ismcts:N must be a whole number of at least 1"
+        )
+    return ISMCTSBot(iterations=int(parameter))
+
+
+def _factory(module: str, attribute: str, shown: str) -> Callable[..., Any]:
+    key = f"{module}:{attribute}"
+    if key in _factories:
+        return _factories[key]
+    try:
+        found: Any = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module.partition(".")[0] and error.name != module:
+            raise ConfigurationError(
+                f"bot {shown}: module {module!r} needs {error.name!r}, which is not installed"
+            ) from None
+        raise ConfigurationError(
+            f"bot {shown}: there is no module {module!r} on the Python path"
+        ) from None
+    except Exception as error:  # any failure to import is the user's module's
+        raise ConfigurationError(
+            f"bot {shown}: cannot import module {module!r} ({describe_error(error)})"
+        ) from None
+    for part in attribute.split("."):
+        if not hasattr(found, part):
+            raise ConfigurationError(f"bot {shown}: module {module!r} has no {attribute!r}")
+        found = getattr(found, part)
+    if not callable(found):
+        raise ConfigurationError(f"bot {shown}: {attribute!r} is not a class or function")
+    _factories[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _call(factory: Callable[..., Any], argument: str | None, shown: str) -> Bot:
+    try:
+        bot = factory() if argument is None else factory(argument)
+    except Exception as error:  # the user's constructor's own failure
+        raise ConfigurationError(
+            f"bot {shown} could not be made: {describe_error(error)}"
+        ) from None
+    return bot  # type: ignore[no-any-return]
+
+
+def entrant(bot: BotLike) -> Entrant:
+    """``bot`` as an entrant, made once here to check it: a bot without a
+    name, or a text that names no bot, is refused before any game."""
+    if isinstance(bot, str):
+        text = bot.strip()
+        key, colon, rest = text.partition(":")
+        if key.lower() in BOTS:
+            text = key.lower() + colon + rest
+        check_bot(bot_from_text(text))
+        return Entrant(text, FromText(text))
+    if not isinstance(bot, type) and hasattr(bot, "choose"):
+        return Entrant(check_bot(bot), Copying(cast(Bot, bot)))
+    if callable(bot):
+        try:
+            made = bot()
+        except Exception as error:  # the user's factory's own failure
+            raise ConfigurationError(
+                f"bot factory {bot!r:.60} failed: {describe_error(error)}"
+            ) from None
+        return Entrant(check_bot(made), bot)
+    raise ConfigurationError(
+        f"expected a bot, a bot factory or a bot's text, got {type(bot).__name__}"
+    )
+
+
+def line_up(bots: Sequence[BotLike]) -> tuple[tuple[str, ...], Mapping[str, Callable[[], Bot]]]:
+    """The labels of ``bots`` in order, and the factory of each label.
+
+    Entrants with the same label are one bot (their figures are counted
+    together); two different bots under one label are refused.
+    """
+    if isinstance(bots, str):
+        raise ConfigurationError("bots must be a sequence of bots, not one text")
+    labels: list[str] = []
+    makers: dict[str, Callable[[], Bot]] = {}
+    for bot in bots:
+        one = entrant(bot)
+        if one.label in makers and not _same(makers[one.label], one.make):
+            raise ConfigurationError(
+                f"two different bots are called {one.label!r}: give them different names"
+            )
+        makers.setdefault(one.label, one.make)
+        labels.append(one.label)
+    return tuple(labels), makers
+
+
+def _same(one: Callable[[], Bot], other: Callable[[], Bot]) -> bool:
+    if isinstance(one, Copying) and isinstance(other, Copying):
+        if one.bot is other.bot:
+            return True
+        try:
+            return bool(one.bot == other.bot) or (
+                type(one.bot) is type(other.bot)
+                and pickle.dumps(one.bot) == pickle.dumps(other.bot)
+            )
+        except Exception:  # a bot that cannot be compared or pickled is its own
+            return False
+    return one == other

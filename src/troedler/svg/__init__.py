@@ -1,0 +1,91 @@
+"""Pictures of a game: the board and a side panel as self-contained SVG.
+
+>>> import troedler, troedler.svg
+>>> picture = troedler.svg.board(troedler.new_game(4, seed=1), size=600)
+>>> picture.startswith("<svg") and picture.count('class="village') == 17
+True
+
+:func:`board` draws a :class:`~troedler.GameState` (everything on and around
+the table) or an :class:`~troedler.Observation` (only what that seat knows).
+The map shows the villages with their names and goods, the start villages in
+their seat's colour, the routes (the four kinds differ in colour *and* line
+style; parallel routes lie side by side), the carts, and a legend; the panel
+shows hands, dealer piles, the discard pile and a row of scores per seat.
+Every village, route and cart is an element with a class and ``data-``
+attributes naming it, so pages and tests can find them.
+
+:func:`replay_html` and :func:`write_replay_html` make one self-contained
+HTML page that replays a recorded game in a browser.
+
+Only the standard library is used, and the core never imports this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from troedler.errors import ConfigurationError
+from troedler.moves import Move
+from troedler.state import GameState
+from troedler.svg.drawing import Picture, picture
+from troedler.svg.html import replay_html, write_replay_html
+from troedler.svg.layout import layout
+from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
+from troedler.svg.view import View, view_of
+from troedler.views import Observation
+
+__all__ = [
+    "GOOD_COLOURS",
+    "ROUTE_STYLES",
+    "SEAT_COLOURS",
+    "Picture",
+    "RouteStyle",
+    "board",
+    "board_picture",
+    "layout",
+    "replay_html",
+    "write_replay_html",
+]
+
+Position = GameState | Observation
+
+
+def board_picture(
+    position: Position,
+    *,
+    last_move: Move | None = None,
+    before: Position | None = None,
+    names: Sequence[str] | None = None,
+    min_height: float = 0.0,
+) -> Picture:
+    """The picture of ``position`` as parts; :func:`board` joins them."""
+    view = view_of(position)
+    if names is None:
+        names = tuple(f"seat {seat}" for seat in range(view.num_players))
+    if len(names) != view.num_players:
+        raise ConfigurationError(f"{view.num_players} seat names needed, got {len(names)}")
+    earlier: View | None = None
+    if before is not None:
+        earlier = view_of(before)
+        if earlier.board != view.board or earlier.num_players != view.num_players:
+            raise ConfigurationError("before must be a position of the same game")
+    return picture(view, names=names, last_move=last_move, before=earlier, min_height=min_height)
+
+
+def board(
+    position: Position,
+    *,
+    size: int | None = None,
+    last_move: Move | None = None,
+    before: Position | None = None,
+    names: Sequence[str] | None = None,
+) -> str:
+    """``position`` drawn as a self-contained SVG document.
+
+    ``size`` is the width in pixels (None: the picture scales to its
+    container). ``last_move`` is highlighted: the route taken, the good
+    taken, the goods delivered; ``before``, the position the move was made
+    in, tells the picture where the cart came from and who moved. ``names``
+    names the seats (default ``seat 0``, ``seat 1`` ...).
+    """
+    return board_picture(position, last_move=last_move, before=before, names=names).svg(size)

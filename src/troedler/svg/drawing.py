@@ -1,0 +1,117 @@
+"""Drawing a position: the map with its villages, routes, goods and carts, a
+legend, and a side panel with cards and scores.
+
+The picture is built as a list of parts, each one finished SVG element:
+:func:`picture` returns them, and :func:`troedler.svg.board` joins them into
+one document. The browser replay keeps each distinct part once, so parts are
+cut where positions differ: one per village, per cart, per panel section.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+import attrs
+
+from troedler.moves import Move
+from troedler.svg.elements import done, el, num, token_defs
+from troedler.svg.layout import layout
+from troedler.svg.map import LEGEND_H, carts, last_move_marks, legend, routes, village
+from troedler.svg.panel import PANEL_W, Panel
+from troedler.svg.style import FONT, PAPER
+from troedler.svg.view import View
+
+__all__ = ["Picture", "picture"]
+
+MARGIN_X = 85.0
+MARGIN_TOP = 70.0
+MARGIN_BOTTOM = 55.0
+PANEL_GAP = 16.0
+
+
+@attrs.frozen
+class Picture:
+    """A drawn position: its size in picture units and its parts, in drawing order."""
+
+    width: float
+    height: float
+    title: str
+    parts: tuple[str, ...]
+
+    def open_tag(self, size: int | None) -> str:
+        """The ``<svg>`` start tag, ``size`` pixels wide if given."""
+        root = ET.Element(
+            "svg",
+            {
+                "xmlns": "http://www.w3.org/2000/svg",
+                "viewBox": f"0 0 {num(self.width)} {num(self.height)}",
+                "class": "troedler-board",
+                "font-family": FONT,
+            },
+        )
+        if size is not None:
+            root.set("width", str(size))
+            root.set("height", num(size * self.height / self.width))
+        text = ET.tostring(root, encoding="unicode")
+        # ElementTree writes an empty element as <svg ... />: reopen it.
+        return text[: -len(" />")] + ">"
+
+    def svg(self, size: int | None = None) -> str:
+        """The whole SVG document."""
+        return self.open_tag(size) + "".join(self.parts) + "</svg>"
+
+
+def picture(
+    view: View,
+    *,
+    names: Sequence[str],
+    last_move: Move | None = None,
+    before: View | None = None,
+    min_height: float = 0.0,
+) -> Picture:
+    """Draw ``view``: the map, the legend and the panel, as parts.
+
+    ``min_height`` keeps pictures of one game the same size as the panel grows.
+    """
+    at = layout(view.board)
+    width = max(x for x, _ in at.values()) + 2 * MARGIN_X
+    height = max(y for _, y in at.values()) + MARGIN_TOP + MARGIN_BOTTOM
+    at = {name: (x + MARGIN_X, y + MARGIN_TOP) for name, (x, y) in at.items()}
+    marks = last_move_marks(view, before, last_move, names)
+    drawn = routes(view, at, marks)
+    for i, place in enumerate(view.board.villages):
+        drawn.append(village(view, i, *at[place.name], marks))
+    drawn.extend(carts(view, at, names))
+    drawn.append(legend(14.0, height, width - 28))
+    panel = Panel(view, names, width + PANEL_GAP)
+    panel.header(marks.caption)
+    panel.seats()
+    panel.hands()
+    panel.piles()
+    total_h = max(height + LEGEND_H, panel.y + 10, min_height)
+    full_w = width + PANEL_W + PANEL_GAP
+    title = f"troedler: round {view.round}, {view.phase.value}"
+    title_element = el(None, "title")
+    title_element.text = title
+    backgrounds = el(None, "g", class_="background")
+    # Full height whatever the viewBox: pictures of one game then share these.
+    el(backgrounds, "rect", x=0.0, y=0.0, width=width, height="100%", fill=PAPER)
+    el(
+        backgrounds,
+        "rect",
+        x=width,
+        y=0.0,
+        width=PANEL_W + PANEL_GAP,
+        height="100%",
+        fill="#ffffff",
+    )
+    parts = (
+        done(title_element),
+        token_defs(),
+        done(backgrounds),
+        *drawn,
+        *panel.parts,
+        *panel.faces.values(),
+    )
+    return Picture(full_w, total_h, title, parts)

@@ -1,0 +1,206 @@
+"""``troedler play`` and ``troedler replay --step`` driven through a real
+pseudo-terminal of 80 by 24, with keys as a person types them."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+from troedler import GameRecord, replay
+from troedler.bots import GreedyBot, RandomBot, play_game
+from troedler.cli.stepper import PROMPT
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+LEFT, RIGHT, UP = "\x1b[D", "\x1b[C", "\x1b[A"
+CTRL_C, CTRL_D = "\x03", "\x04"
+
+
+class Terminal:
+    """A program running on a pseudo-terminal of 24 rows and 80 columns."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="24")
+        env.pop("NO_COLOR", None)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: becomes the program, the pty its terminal
+            os.chdir(cwd)
+            os.execve(sys.executable, [sys.executable, "-m", "troedler", *args], env)  # noqa: S606
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.pid, self.fd = pid, fd
+        self.output = ""
+
+    def expect(self, pattern: str, timeout: float = 120) -> str:
+        """Read until ``pattern`` (a regex) appears; the output up to its end."""
+        deadline = time.monotonic() + timeout
+        start = len(self.output) - 1 if self.output else 0
+        while True:
+            found = re.compile(pattern, re.S).search(self.output, max(0, start))
+            if found:
+                seen = self.output[: found.end()]
+                self.output = self.output[found.end() :]
+                return seen
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {pattern!r} in {self.output[-2000:]!r}"
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:  # the program ended and closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"ended without {pattern!r}: {self.output[-2000:]!r}")
+                self.output += chunk.decode("utf-8", "replace")
+
+    def send(self, keys: str) -> None:
+        """Type ``keys``."""
+        os.write(self.fd, keys.encode())
+        time.sleep(0.05)  # lets the line editor see each key apart
+
+    def finish(self) -> int:
+        """Read everything left and wait for the exit status."""
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            self.output += chunk.decode("utf-8", "replace")
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)
+
+    def kill(self) -> None:
+        """End the program if it still runs."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+def _last_screen(text: str) -> list[str]:
+    """The lines of the last screen drawn (after the last clear), without
+    colour and without the prompt line."""
+    screen = text.rsplit("\x1b[2J", 1)[-1]
+    return ANSI.sub("", screen).replace("\r", "").split("\n")[:-1]
+
+
+def test_a_person_plays_on_a_terminal_and_leaves_with_ctrl_c(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    term = Terminal(
+        "play", "--players", "2", "--seed", "4", "--bots", "random", "--save", str(save),
+        cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        first = term.expect("your move> ")
+        assert "\x1b[" in first, "a terminal gets colour"
+        screen = _last_screen(first)
+        assert len(screen) <= 23 and all(len(line) <= 80 for line in screen), screen
+        assert screen[0].startswith("Round 1 · dealer you")
+        assert any(line.startswith("discard ") and "1) pile 0" in line for line in screen)
+        # Typed with a slip mended by the arrow keys: "discad 0" -> "discard 0".
+        term.send("discad 0" + LEFT * 3 + "r" + RIGHT * 3 + "\r")
+        screen = _last_screen(term.expect("your move> "))
+        assert "That is not a move" not in "\n".join(screen)
+        assert any(line.startswith("Routes from ") for line in screen) or "take" in screen[-1]
+        # An illegal move gets the engine's reason; the up arrow brings it back.
+        term.send("bridge Macallan\r")
+        refused = _last_screen(term.expect("your move> "))
+        assert re.match(r"Not allowed: [A-Z]\d+: ", refused[-1]), refused
+        term.send(UP + "\r")
+        again = _last_screen(term.expect("your move> "))
+        assert again[-1] == refused[-1]
+        assert all(len(line) <= 80 for line in again) and len(again) <= 23
+        term.send(CTRL_C)
+        term.expect("Saved the game to ")
+        status = term.finish()
+    finally:
+        term.kill()
+    assert status == 130
+    assert "Traceback" not in term.output and "KeyboardInterrupt" not in term.output
+    record = GameRecord.from_json(save.read_text(encoding="utf-8"))
+    assert record.moves[0] == "discard 0" and record.seats == ("you", "random 1")
+    assert record.result is None
+    assert len(replay(record)) == len(record.moves) + 1
+
+
+def test_ctrl_d_ends_the_game_cleanly_and_saves_it(tmp_path: Path) -> None:
+    term = Terminal("play", "--players", "3", "--seed", "2", cwd=tmp_path)
+    try:
+        term.expect("your move> ")
+        term.send(CTRL_D)
+        term.expect("Saved the game to ")
+        status = term.finish()
+    finally:
+        term.kill()
+    assert status == 0 and "Traceback" not in term.output
+    saved = list(tmp_path.glob("troedler-game-*-seed2.json"))
+    assert len(saved) == 1 and str(saved[0].name) in term.output
+    assert GameRecord.from_json(saved[0].read_text(encoding="utf-8")).seats[0] == "you"
+
+
+def test_a_whole_game_ends_with_a_table_naming_the_players(tmp_path: Path) -> None:
+    played = play_game([GreedyBot(), RandomBot()], seed=4, max_rounds=100)
+    states = replay(played.record)
+    mine = [t for s, t in zip(states, played.record.moves, strict=False) if s.current_player == 0]
+    save = tmp_path / "whole.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "troedler", "play", "--players", "2", "--seed", "4",
+         "--bots", "random", "--name", "Ada", "--save", str(save)],
+        input="\n".join(mine) + "\n", capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    table = done.stdout.split("Game over after round")[1]
+    assert re.search(r"^player\s+feed\s+goods\s+requests\s+damage\s+total\s+points", table, re.M)
+    assert re.search(r"^Ada ", table, re.M) and re.search(r"^random 1 ", table, re.M)
+    assert "damage: feed + half the goods" in table and "Winner: seat" in table
+    record = GameRecord.from_json(save.read_text(encoding="utf-8"))
+    assert record.moves == played.record.moves and record.result == played.record.result
+    assert record.seats == ("Ada", "random 1")
+
+
+def test_replay_steps_back_and_jumps_on_a_terminal(tmp_path: Path) -> None:
+    played = play_game([GreedyBot(), RandomBot(), RandomBot()], seed=5, max_rounds=2)
+    path = tmp_path / "game.json"
+    path.write_text(played.record.to_json())
+    states = replay(played.record)
+    last = len(states) - 1
+    term = Terminal("replay", str(path), "--step", cwd=tmp_path)
+    prompt = re.escape(PROMPT.rstrip())
+    try:
+        screen = _last_screen(term.expect(prompt))
+        assert screen[0].startswith(f"Step 0/{last}")
+        term.send("\r")
+        term.send("\r")
+        screen = _last_screen(term.expect(f"Step 2/{last}.*?{prompt}"))
+        mover = states[1].current_player or 0
+        assert f"After {played.record.seats[mover]}: {played.record.moves[1]}" in screen
+        term.send("b\r")
+        term.expect(f"Step 1/{last}.*?{prompt}")
+        term.send("j 12\r")
+        screen = _last_screen(term.expect(f"Step 12/{last}.*?{prompt}"))
+        assert all(len(line) <= 80 for line in screen) and len(screen) <= 23
+        carts = {line.split()[0]: line for line in screen if "@" in line}
+        assert carts, "the villages show where the carts are"
+        for seat, player in enumerate(states[12].players):
+            assert any(re.search(rf"{player.cart}\s+\S+\s+@\d*{seat}", line) for line in screen), (
+                seat,
+                player.cart,
+            )
+        term.send("q\r")
+        status = term.finish()
+    finally:
+        term.kill()
+    assert status == 0
