@@ -26,20 +26,30 @@ from troedler import (
     Board,
     CardCatalogue,
     ConfigurationError,
+    DiscardCard,
+    DiscardPile,
     FormatError,
     GameRecord,
     Good,
     Goods,
     IllegalMoveError,
+    PlayExtraGood,
+    PlayFeedExtraGood,
+    PlayFeedMove,
     PlayRequest,
+    PlayRoute,
     RequestCard,
+    RouteKind,
     Rules,
+    TakePile,
     TroedlerError,
     apply_move,
     check_invariants,
     default_board,
     default_cards,
     determinize,
+    end_turn,
+    explicit,
     is_legal,
     legal_moves,
     new_game,
@@ -48,6 +58,7 @@ from troedler import (
     replay,
     state_from_json,
     state_to_json,
+    take_pile,
 )
 from troedler import goods as goods_module
 from troedler.bots import GreedyBot, play_game
@@ -451,6 +462,20 @@ def _reachable_pool() -> tuple[str, ...]:
             if state.is_over:
                 break
             state = apply_move(state, rng.choice(legal_moves(state)))
+    # Games with explicit chance stop while chance sets up and forms piles.
+    for players in (2, 4):
+        rng = random.Random(players)
+        state = explicit.new_explicit_game(players)
+        for step in range(700):
+            if step in (0, 5, 40, 49, 60, 70, 300, 650) or state.is_over:
+                texts.append(state_to_json(state))
+            if state.is_over:
+                break
+            if explicit.is_chance_node(state):
+                outcomes = explicit.chance_outcomes(state)
+                state = explicit.apply_chance(state, rng.choice(outcomes)[0])
+            else:
+                state = apply_move(state, rng.choice(legal_moves(state)))
     return tuple(texts)
 
 
@@ -521,16 +546,19 @@ def play_on_a_loaded_state(text: str, rng: random.Random) -> bool:
         if state.is_over:
             break
         try:
-            state = apply_move(state, rng.choice(legal_moves(state)))
+            if explicit.is_chance_node(state):
+                outcome = rng.choice(explicit.chance_outcomes(state))[0]
+                state = explicit.apply_chance(state, outcome)
+            else:
+                state = apply_move(state, rng.choice(legal_moves(state)))
         except IllegalMoveError:  # the one exception the property allows
             break
     for seat in range(state.num_players):
         for recall in ("perfect", "table"):
             seen = observe(state, seat, recall=recall)  # type: ignore[arg-type]
             assert observe(determinize(seen, rng), seat, recall=recall) == seen  # type: ignore[arg-type]
-    if not state.is_over:
+    if state.current_player is not None:
         seat = state.current_player
-        assert seat is not None
         seen = observe(state, seat)
         try:
             move = GreedyBot().choose(seen, seen.legal_moves, rng)
@@ -562,3 +590,80 @@ def test_read_playable_mutated_states_the_loader_accepts_can_be_played(
     text: str, rng: random.Random
 ) -> None:
     play_on_a_loaded_state(text, rng)
+
+
+# --- values are values: moves ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: TakePile(True),  # type: ignore[arg-type]
+        lambda: TakePile(1.0),  # type: ignore[arg-type]
+        lambda: TakePile([1]),  # type: ignore[arg-type]
+        lambda: DiscardPile(Good.BOTTLE),
+        lambda: PlayRoute(2, "Knockando"),  # type: ignore[arg-type]
+        lambda: PlayRoute(RouteKind.BRIDGE, "Knockando", 5),  # type: ignore[arg-type]
+        lambda: PlayFeedMove(["Knockando"]),  # type: ignore[arg-type]
+        lambda: PlayExtraGood(1),  # type: ignore[arg-type]
+        lambda: PlayFeedExtraGood(True),  # type: ignore[arg-type]
+        lambda: PlayRequest("AB:3", Goods.parse("AB")),  # type: ignore[arg-type]
+        lambda: PlayRequest(RequestCard(Goods.parse("AB"), 3), "AB"),  # type: ignore[arg-type]
+        lambda: DiscardCard("trail"),  # type: ignore[arg-type]
+    ],
+)
+def test_values_look_alikes_are_not_moves(build: Any) -> None:
+    with pytest.raises(ConfigurationError):
+        build()
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, Good.BOTTLE])
+def test_values_look_alikes_are_not_seats(seat: object) -> None:
+    state = new_game(4, seed=1)
+    assert state.current_player == 1
+    move = legal_moves(state)[0]
+    with pytest.raises(IllegalMoveError, match="R4"):
+        apply_move(state, move, seat=seat)  # type: ignore[arg-type]
+    apply_move(state, move, seat=1)
+
+
+def test_library_errors_no_state_at_the_engine_doors() -> None:
+    move = legal_moves(new_game(2, seed=1))[0]
+    for call in (
+        lambda: legal_moves(None),  # type: ignore[arg-type]
+        lambda: apply_move(None, move),  # type: ignore[arg-type]
+        lambda: is_legal("state", move),  # type: ignore[arg-type]
+        lambda: take_pile(None, 0),  # type: ignore[arg-type]
+        lambda: end_turn(42),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TroedlerError):
+            call()
+
+
+def _pending() -> Any:
+    """A state in which the current player still owes hand-limit discards."""
+    state = position(hand="trail bridge ferry extra AA:4 BB:4 feed", others={1: "trail"})
+    state = end_turn(state)
+    assert state.turn.discards_due
+    return state
+
+
+def test_read_playable_pending_discards_must_fit_the_hand() -> None:
+    data = _state_data(_pending())
+    again = state_from_json(json.dumps(data))
+    assert again == _pending()
+    for edit in (
+        {"discards_due": 5},  # more than the hand is over the limit
+        {"discards_due": 1},  # fewer: the hand would stay over the limit
+        {"last_discard": "moor"},  # not the card on top of the discard pile
+        {"last_discard": "AAAB:7"},
+    ):
+        changed = json.loads(json.dumps(data))
+        changed["turn"].update(edit)
+        with pytest.raises(FormatError):
+            state_from_json(json.dumps(changed))
+    changed = json.loads(json.dumps(data))
+    changed["turn"]["last_discard"] = ["trail"]
+    with pytest.raises(FormatError) as info:
+        state_from_json(json.dumps(changed))
+    assert info.value.field == "turn.last_discard"
