@@ -28,6 +28,7 @@ from troedler import (
     ConfigurationError,
     DiscardCard,
     DiscardPile,
+    EndTurn,
     FormatError,
     GameRecord,
     Good,
@@ -52,13 +53,17 @@ from troedler import (
     explicit,
     is_legal,
     legal_moves,
+    load_board,
     new_game,
     observe,
+    outcome,
     parse_move,
     replay,
+    score,
     state_from_json,
     state_to_json,
     take_pile,
+    tally,
 )
 from troedler import goods as goods_module
 from troedler.bots import GreedyBot, play_game
@@ -629,12 +634,21 @@ def test_values_look_alikes_are_not_seats(seat: object) -> None:
 
 def test_library_errors_no_state_at_the_engine_doors() -> None:
     move = legal_moves(new_game(2, seed=1))[0]
+    turns = play(new_game(3, seed=1), "take 0", "take 1", "take 2")
+    seen = observe(turns, 0)  # an observation is not a state
     for call in (
         lambda: legal_moves(None),  # type: ignore[arg-type]
+        lambda: legal_moves(seen),  # type: ignore[arg-type]
         lambda: apply_move(None, move),  # type: ignore[arg-type]
+        lambda: apply_move(seen, EndTurn()),  # type: ignore[arg-type]
         lambda: is_legal("state", move),  # type: ignore[arg-type]
         lambda: take_pile(None, 0),  # type: ignore[arg-type]
         lambda: end_turn(42),  # type: ignore[arg-type]
+        lambda: end_turn(seen),  # type: ignore[arg-type]
+        lambda: outcome(None),  # type: ignore[arg-type]
+        lambda: tally(turns, 7),
+        lambda: score(None),  # type: ignore[arg-type]
+        lambda: load_board(None),  # type: ignore[arg-type]
     ):
         with pytest.raises(TroedlerError):
             call()

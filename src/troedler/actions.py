@@ -118,7 +118,9 @@ def form_piles(state: GameState) -> GameState:
     ``rules.reshuffle_mid_forming`` is off. With both piles empty, forming
     stops and piles stay short.
     """
-    if _phase(state) is not Phase.TAKE_PILES or state.dealer_piles:
+    if not isinstance(state, GameState):
+        raise _no_state(state)
+    if state.phase is not Phase.TAKE_PILES or state.dealer_piles:
         _fail(
             "R1",
             f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
@@ -196,7 +198,9 @@ def start_forming(state: GameState) -> GameState:
 def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
     """The cards chance may turn up next from the game-round pile, each once in
     hand order, with how many of each the pile holds (R2)."""
-    if _phase(state) is not Phase.FORM_PILES:
+    if not isinstance(state, GameState):
+        raise _no_state(state)
+    if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
     return hand_counts(state.game_round_pile)
 
@@ -204,7 +208,9 @@ def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
 def turn_up(state: GameState, card: Card) -> GameState:
     """Chance turns up ``card`` from the game-round pile and lays it on the next
     dealer pile: one card on each pile, then the next layer (R2)."""
-    if _phase(state) is not Phase.FORM_PILES:
+    if not isinstance(state, GameState):
+        raise _no_state(state)
+    if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
     if type(card) not in _CARD_TYPES:
         _fail("R2", f"{quote(card)} is not a card")
@@ -247,19 +253,18 @@ def _settle_forming(state: GameState) -> GameState:
     return state
 
 
-def _phase(state: GameState) -> Phase:
-    """The phase of ``state``; ConfigurationError if it is no game state.
-
-    Only once reading the phase has failed is the type asked: no cost on the
-    way of a real state."""
-    try:
-        return state.phase
-    except AttributeError:
-        raise ConfigurationError(f"expected a GameState, got {quote(state)}") from None
+def _no_state(value: object) -> ConfigurationError:
+    # Asked only once reading the phase has failed: no cost on the way of a
+    # real state.
+    return ConfigurationError(f"expected a GameState, got {quote(value)}")
 
 
 def _check_take_phase(state: GameState) -> None:
-    if _phase(state) is Phase.GAME_OVER:
+    try:
+        phase = state.phase
+    except AttributeError:
+        raise _no_state(state) from None
+    if phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     if state.phase is not Phase.TAKE_PILES:
         if state.phase.is_chance:
@@ -351,14 +356,19 @@ def discard_pile(state: GameState, pile: int) -> GameState:
 
 
 def _turn_player(state: GameState) -> tuple[int, PlayerState]:
-    if _phase(state) is Phase.PLAY_TURNS:
-        seat = cast(int, state.current_player)  # the turns phase always has one
-        if state.turn.discards_due:
-            _fail(
-                "T7",
-                f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
-            )
-        return seat, state.players[seat]
+    try:
+        if state.phase is Phase.PLAY_TURNS:
+            seat = cast(int, state.current_player)  # the turns phase always has one
+            if state.turn.discards_due:
+                _fail(
+                    "T7",
+                    f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
+                )
+            return seat, state.players[seat]
+    except AttributeError:
+        if isinstance(state, GameState):
+            raise
+        raise _no_state(state) from None
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     _fail(
@@ -633,7 +643,9 @@ def discard_card(state: GameState, card: Card) -> GameState:
     the discards still due. When the last one is made, or the rest leave no
     choice, the turn is over.
     """
-    if _phase(state) is Phase.GAME_OVER:
+    if not isinstance(state, GameState):
+        raise _no_state(state)
+    if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     due = state.turn.discards_due
     if state.phase is not Phase.PLAY_TURNS or not due:

@@ -104,12 +104,14 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """
     try:
         phase = state.phase
+        if phase is Phase.PLAY_TURNS:
+            if state.turn.discards_due:
+                return _discard_moves(state)
+            return _turn_moves(state)
     except AttributeError:
+        if isinstance(state, GameState):
+            raise
         raise _not_a_state(state) from None
-    if phase is Phase.PLAY_TURNS:
-        if state.turn.discards_due:
-            return _discard_moves(state)
-        return _turn_moves(state)
     if phase is Phase.TAKE_PILES:
         piles = state.dealer_piles
         if state.rules.two_player_rules and None not in piles:
@@ -246,26 +248,32 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
         raise IllegalMoveError(
             rule, f"seat {state.current_player} is to move, not seat {quote(seat)}"
         )
-    # One isinstance check per case, so the commonest moves come first.
-    match move:
-        case PlayRoute():
-            return actions.play_route(state, move.kind, move.to, move.take)
-        case EndTurn():
-            return actions.end_turn(state)
-        case TakePile():
-            return actions.take_pile(state, move.pile)
-        case PlayRequest():
-            return actions.play_request(state, move.request, move.delivered)
-        case DiscardCard():
-            return actions.discard_card(state, move.card)
-        case PlayFeedMove():
-            return actions.play_feed_move(state, move.to, move.take)
-        case PlayExtraGood():
-            return actions.play_extra_good(state, move.good)
-        case PlayFeedExtraGood():
-            return actions.play_feed_extra_good(state, move.good)
-        case DiscardPile():
-            return actions.discard_pile(state, move.pile)
+    try:
+        # One isinstance check per case, so the commonest moves come first.
+        match move:
+            case PlayRoute():
+                return actions.play_route(state, move.kind, move.to, move.take)
+            case EndTurn():
+                return actions.end_turn(state)
+            case TakePile():
+                return actions.take_pile(state, move.pile)
+            case PlayRequest():
+                return actions.play_request(state, move.request, move.delivered)
+            case DiscardCard():
+                return actions.discard_card(state, move.card)
+            case PlayFeedMove():
+                return actions.play_feed_move(state, move.to, move.take)
+            case PlayExtraGood():
+                return actions.play_extra_good(state, move.good)
+            case PlayFeedExtraGood():
+                return actions.play_feed_extra_good(state, move.good)
+            case DiscardPile():
+                return actions.discard_pile(state, move.pile)
+    except AttributeError:
+        # A look-alike of a state (an Observation, say) fails somewhere inside.
+        if isinstance(state, GameState):
+            raise
+        raise _not_a_state(state) from None
     raise AssertionError("unreachable: every move type has a case")  # pragma: no cover
 
 
