@@ -681,3 +681,41 @@ def test_read_playable_pending_discards_must_fit_the_hand() -> None:
     with pytest.raises(FormatError) as info:
         state_from_json(json.dumps(changed))
     assert info.value.field == "turn.last_discard"
+
+
+_OBSERVATION_JUNK: list[Any] = [None, True, -1, 0, 1, 3, 99, 1.0, "Atlantis", (), (None,), (0, 1)]
+
+
+@st.composite
+def edited_observations(draw: st.DrawFn) -> tuple[Any, Any]:
+    """An observation of a state of the pool, one of its fields changed."""
+    pool = _reachable_pool()
+    state = state_from_json(pool[draw(st.integers(0, len(pool) - 1))])
+    seat = draw(st.integers(0, state.num_players - 1))
+    seen = observe(state, seat, recall=draw(st.sampled_from(["perfect", "table"])))
+    field = draw(st.sampled_from([f.name for f in attrs.fields(type(seen))]))
+    value = getattr(seen, field)
+    if type(value) is tuple and value and draw(st.booleans()):
+        # Change one entry, or drop or repeat one.
+        i = draw(st.integers(0, len(value) - 1))
+        entry = draw(st.sampled_from([*_OBSERVATION_JUNK, value[i]]))
+        value = draw(
+            st.sampled_from([value[:i] + (entry,) + value[i + 1 :], value[:i], value + value[i:]])
+        )
+    else:
+        value = draw(st.sampled_from(_OBSERVATION_JUNK))
+    return seen, attrs.evolve(seen, **{field: value})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edited_observations(), st.randoms(use_true_random=False))
+def test_read_playable_determinize_refuses_an_edited_observation_or_answers_it_exactly(
+    pair: tuple[Any, Any], rng: random.Random
+) -> None:
+    _original, edited = pair
+    try:
+        dealt = determinize(edited, rng)
+    except TroedlerError:
+        return
+    assert observe(dealt, edited.seat, recall=edited.recall) == edited
+    check_invariants(dealt)

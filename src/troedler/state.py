@@ -47,8 +47,10 @@ __all__ = [
     "cards_in_state",
     "check_invariants",
     "hand_size_problems",
+    "pending_discard_problem",
     "problems",
     "setup_goods_problem",
+    "taker_problem",
 ]
 
 TOTAL_GOODS = 48
@@ -302,16 +304,11 @@ def problems(state: GameState) -> list[str]:
         elif any(pile is not None and len(pile) > 4 for pile in state.dealer_piles):
             problems.append("a dealer pile holds more than 4 cards")
         else:
-            gone = state.dealer_piles.count(None)
-            two_player = state.rules.two_player_rules
-            takes = gone - 1 if two_player and gone else gone
-            taker = state.dealer if two_player and gone == 0 else (state.dealer + 1 + takes) % n
-            if takes >= n:
-                problems.append("every seat has taken a pile, yet piles are being taken")
-            elif state.current_player != taker:
-                problems.append(
-                    f"seat {taker} takes the next pile, not seat {state.current_player}"
-                )
+            found = taker_problem(
+                state.rules, state.dealer, state.current_player, state.dealer_piles.count(None)
+            )
+            if found:
+                problems.append(found)
     elif state.phase is Phase.FORM_PILES:
         if len(state.dealer_piles) != n + 1:
             problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
@@ -503,6 +500,20 @@ def _chance_problems(state: GameState, goods_per_kind: list[int]) -> list[str]:
     return found
 
 
+def taker_problem(rules: Rules, dealer: int, current: int | None, piles_gone: int) -> str | None:
+    """Why ``current`` is not the seat to take (or, two players, discard) the
+    next dealer pile once ``piles_gone`` are gone (R4); None if it is."""
+    n = rules.num_players
+    two_player = rules.two_player_rules
+    takes = piles_gone - 1 if two_player and piles_gone else piles_gone
+    taker = dealer if two_player and piles_gone == 0 else (dealer + 1 + takes) % n
+    if takes >= n:
+        return "every seat has taken a pile, yet piles are being taken"
+    if current != taker:
+        return f"seat {taker} takes the next pile, not seat {current}"
+    return None
+
+
 def setup_goods_problem(
     board: Board, village_goods: tuple[Goods, ...], player_goods: tuple[Goods, ...]
 ) -> str | None:
@@ -527,19 +538,26 @@ def _pending_discard_problems(state: GameState) -> list[str]:
     if not 0 <= state.current_player < len(state.players):
         return []  # reported with the seats
     hand = state.players[state.current_player].hand
-    limit = state.rules.hand_limit
+    problem = pending_discard_problem(hand, due, turn.last_discard, state.rules.hand_limit)
+    if problem:
+        return [problem]
+    if turn.last_discard is not None and state.discard_pile.top != turn.last_discard:
+        return ["the card discarded last is not on top of the discard pile (T7)"]
+    return []
+
+
+def pending_discard_problem(
+    hand: tuple[Card, ...], due: int, last: Card | None, limit: int
+) -> str | None:
+    """Why ``hand`` cannot make the ``due`` hand-limit discards still due, the
+    last one ``last`` (T7); None if it can."""
     if len(hand) != limit + due or hand_count(hand, SPECIAL_FEED) > limit:
-        return [
-            f"{due} discards are due from a hand of {len(hand)}; the hand limit is {limit} (T7)"
-        ]
-    last = turn.last_discard
+        return f"{due} discards are due from a hand of {len(hand)}, hand limit {limit} (T7)"
     floor = -1 if last is None else last.sort_key
     after = sum(1 for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard)
     if after < due:
-        return [f"{due} discards are due, but only {after} cards may still go (T7)"]
-    if last is not None and state.discard_pile.top != last:
-        return ["the card discarded last is not on top of the discard pile (T7)"]
-    return []
+        return f"{due} discards are due, but only {after} cards may still go (T7)"
+    return None
 
 
 def _hand_size_problems(state: GameState) -> list[str]:

@@ -34,6 +34,7 @@ from troedler.cards import (
 from troedler.errors import ConfigurationError, quote
 from troedler.goods import GOODS_PER_KIND, Goods
 from troedler.legal import legal_moves
+from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
 from troedler.moves import Move
 from troedler.pile import Pile
 from troedler.rules import Rules
@@ -45,12 +46,18 @@ from troedler.state import (
     Turn,
     cards_in_play,
     hand_size_problems,
+    pending_discard_problem,
     setup_goods_problem,
+    taker_problem,
 )
 
 _CARD_TYPE_SET = frozenset((RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard))
 _CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
 _VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
+_MOST_DISCARDS = 200
+"""More discards than the game has cards."""
+_DEAL_ATTEMPTS = 1_000
+"""Deals tried for a hidden hand that owes discards before the observation is refused."""
 
 __all__ = [
     "SETUP_SHUFFLES",
@@ -287,11 +294,25 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         value_piles.append(
             pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
         )
-    rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
-    hands = []
-    for hand, size in zip(o.hands, o.hand_sizes, strict=True):
-        hands.append(hand if hand is not None else tuple(_deal(pool, size)))
+    # A hidden hand that still owes hand-limit discards must be able to make
+    # them: deals where it cannot are dealt again (so what is dealt stays
+    # uniform among the deals that can be).
+    due, seat = o.discards_due, o.current_player
+    pending = seat if due and seat is not None and o.hands[seat] is None else None
+    rest = pool
+    for _attempt in range(_DEAL_ATTEMPTS if pending is not None else 1):
+        rng.shuffle(rest)
+        pool = list(rest)
+        hands = []
+        for hand, size in zip(o.hands, o.hand_sizes, strict=True):
+            hands.append(hand if hand is not None else tuple(_deal(pool, size)))
+        if pending is None or not pending_discard_problem(
+            sort_hand(hands[pending]), due, o.last_discard, o.rules.hand_limit
+        ):
+            break
+    else:
+        raise ConfigurationError("no deal lets the current player make the discards due (T7)")
     dealer_piles: list[tuple[Card, ...] | None] = []
     for dealer_pile in o.dealer_piles:
         if dealer_pile is None:
@@ -307,7 +328,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         game_round_pile = sort_hand(game_round_pile)
     if pool:
         raise ConfigurationError("the observation leaves cards with no place")
-    return GameState(
+    state = GameState(
         rules=o.rules,
         board=o.board,
         cards=o.cards,
@@ -329,6 +350,12 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         ),
         turn=Turn(o.played, o.delivered_to, o.discards_due, o.last_discard),
     )
+    # The legal moves are the one part of an observation derived from the
+    # rest; a few microseconds against the deal's hundred or more.
+    shown = legal_moves(state) if o.current_player == o.seat else ()
+    if shown != o.legal_moves:
+        raise ConfigurationError("the observation's legal moves are not those of its position")
+    return state
 
 
 def _deal(pool: list[Card], count: int) -> list[Card]:
@@ -388,8 +415,12 @@ def observation_problem(observation: object) -> str | None:
         o.current_player is None or _is_seat(o.current_player, n)
     ):
         return f"current player {quote(o.current_player)} does not fit the phase"
-    if type(o.round) is not int or o.round < 1 or type(o.shuffles) is not int:
-        return "round and shuffles must be ints"
+    if type(o.round) is not int or not 1 <= o.round <= MAX_ROUNDS:
+        return f"round {quote(o.round)} is not a round"
+    low = 0 if o.phase is Phase.SET_UP else SETUP_SHUFFLES
+    high = 0 if o.phase is Phase.SET_UP else min(MAX_SHUFFLES, SETUP_SHUFFLES + 2 * o.round)
+    if type(o.shuffles) is not int or not low <= o.shuffles <= high:
+        return f"{quote(o.shuffles)} shuffles by round {o.round} in the {o.phase.value} phase"
     if type(o.game_round_pile_size) is not int or o.game_round_pile_size < 0:
         return f"game_round_pile_size {quote(o.game_round_pile_size)} is not a size"
     try:
@@ -422,6 +453,9 @@ def observation_problem(observation: object) -> str | None:
         return "played must be a tuple of cards and delivered_to of villages"
     if any(not isinstance(v, str) or not o.board.has_village(v) for v in o.delivered_to):
         return "delivered_to names a village not on the board"
+    requests_played = sum(1 for card in o.played if type(card) is RequestCard)
+    if requests_played != len(o.delivered_to) or len(set(o.delivered_to)) != requests_played:
+        return "a goods request played this turn for each village delivered to, once each (T4)"
     perfect = o.recall == "perfect"
     for seat in range(n):
         seen = perfect or seat == o.seat
@@ -470,6 +504,24 @@ def observation_problem(observation: object) -> str | None:
         hidden = max(len(discard) - 1, 0)
     if _none_count(discard[:hidden]) != hidden or _none_count(discard[hidden:]):
         return "the discard pile hides other cards than the set-up pile's (I2)"
+    due, last = o.discards_due, o.last_discard
+    if type(due) is not int or not 0 <= due <= _MOST_DISCARDS:
+        return f"discards_due {quote(due)} is not a number of discards"
+    if last is not None and type(last) not in _CARD_TYPE_SET:
+        return f"last_discard {quote(last)} is not a card"
+    if due:
+        if o.phase is not Phase.PLAY_TURNS or o.played or o.delivered_to:
+            return "discards are due only once a turn's cards are put away (T7)"
+        if o.hand_sizes[o.current_player] != o.rules.hand_limit + due:  # type: ignore[index]
+            return f"{due} discards are due from a hand that is not that far over the limit (T7)"
+        if last is not None and (not o.discard_pile or o.discard_pile[-1] != last):
+            return "the card discarded last is not on top of the discard pile (T7)"
+    elif last is not None:
+        return "a last discard is recorded, yet no discard is due (T7)"
+    if o.phase is Phase.TAKE_PILES:
+        problem = taker_problem(o.rules, o.dealer, o.current_player, piles.count(None))
+        if problem:
+            return problem
     sizes = hand_size_problems(
         o.rules, o.phase, o.dealer, o.current_player, piles.count(None), o.hand_sizes, len(o.played)
     )
