@@ -14,6 +14,7 @@ a full state, as an information-set search bot needs:
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 import random
 from collections import Counter
@@ -46,7 +47,6 @@ from troedler.state import (
     Turn,
     cards_in_play,
     hand_size_problems,
-    pending_discard_problem,
     setup_goods_problem,
     taker_problem,
 )
@@ -56,8 +56,6 @@ _CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
 _VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
 _MOST_DISCARDS = 200
 """More discards than the game has cards."""
-_DEAL_ATTEMPTS = 1_000
-"""Deals tried for a hidden hand that owes discards before the observation is refused."""
 
 __all__ = [
     "SETUP_SHUFFLES",
@@ -294,25 +292,22 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         value_piles.append(
             pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
         )
-    # Everything left is dealt, in random order, into the remaining places.
     # A hidden hand that still owes hand-limit discards must be able to make
-    # them: deals where it cannot are dealt again (so what is dealt stays
-    # uniform among the deals that can be).
+    # them: it is drawn first, uniformly among the hands that can (T7).
     due, seat = o.discards_due, o.current_player
-    pending = seat if due and seat is not None and o.hands[seat] is None else None
-    rest = pool
-    for _attempt in range(_DEAL_ATTEMPTS if pending is not None else 1):
-        rng.shuffle(rest)
-        pool = list(rest)
-        hands = []
-        for hand, size in zip(o.hands, o.hand_sizes, strict=True):
-            hands.append(hand if hand is not None else tuple(_deal(pool, size)))
-        if pending is None or not pending_discard_problem(
-            sort_hand(hands[pending]), due, o.last_discard, o.rules.hand_limit
-        ):
-            break
-    else:
-        raise ConfigurationError("no deal lets the current player make the discards due (T7)")
+    pending: tuple[Card, ...] | None = None
+    if due and seat is not None and o.hands[seat] is None:
+        pending = _pending_hand(pool, o.hand_sizes[seat], due, o.last_discard, o.rules, rng)
+    rng.shuffle(pool)
+    # Everything left is dealt, in random order, into the remaining places.
+    hands = []
+    for s, (hand, size) in enumerate(zip(o.hands, o.hand_sizes, strict=True)):
+        if hand is not None:
+            hands.append(hand)
+        elif s == seat and pending is not None:
+            hands.append(pending)
+        else:
+            hands.append(tuple(_deal(pool, size)))
     dealer_piles: list[tuple[Card, ...] | None] = []
     for dealer_pile in o.dealer_piles:
         if dealer_pile is None:
@@ -356,6 +351,44 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     if shown != o.legal_moves:
         raise ConfigurationError("the observation's legal moves are not those of its position")
     return state
+
+
+def _pending_hand(
+    pool: list[Card], size: int, due: int, last: Card | None, rules: Rules, rng: random.Random
+) -> tuple[Card, ...]:
+    """A hand of ``size`` cards taken out of ``pool``, uniformly among those
+    that can make the ``due`` discards still due after ``last`` (T7): at
+    least ``due`` cards other than special feed at or after ``last`` in hand
+    order, and no more special feed than the hand limit."""
+    floor = -1 if last is None else last.sort_key
+    places: tuple[list[int], list[int], list[int]] = ([], [], [])  # eligible, feed, other
+    for i, card in enumerate(pool):
+        if type(card) is SpecialFeedCard:
+            places[1].append(i)
+        else:
+            places[0 if card.sort_key >= floor else 2].append(i)
+    eligible, feed, other = (len(p) for p in places)
+    # How many of each sort the hand holds, weighted by the ways to pick them.
+    splits = [
+        (i, j, size - i - j)
+        for i in range(due, min(eligible, size) + 1)
+        for j in range(min(feed, rules.hand_limit, size - i) + 1)
+        if size - i - j <= other
+    ]
+    weights = [
+        math.comb(eligible, i) * math.comb(feed, j) * math.comb(other, k) for i, j, k in splits
+    ]
+    if not splits:
+        raise ConfigurationError("no deal lets the current player make the discards due (T7)")
+    counts = rng.choices(splits, weights=weights)[0]
+    chosen = sorted(
+        (x for where, n in zip(places, counts, strict=True) for x in rng.sample(where, n)),
+        reverse=True,
+    )
+    hand = tuple(pool[x] for x in chosen)
+    for x in chosen:
+        del pool[x]
+    return hand
 
 
 def _deal(pool: list[Card], count: int) -> list[Card]:
