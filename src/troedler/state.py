@@ -142,7 +142,12 @@ NO_TURN = Turn()
 # repr=False: the generated repr lists every card and runs to 12,000 characters.
 @attrs.frozen(weakref_slot=False, repr=False)
 class GameState:
-    """The whole game at one moment. Build one with :func:`troedler.new_game`."""
+    """The whole game at one moment. Build one with :func:`troedler.new_game`.
+
+    The engine builds a state or two at every move, so building one checks
+    nothing: a state made by hand (with :func:`attrs.evolve`, say) is
+    checked by :func:`check_invariants`, as the readers and writers do.
+    """
 
     rules: Rules
     board: Board

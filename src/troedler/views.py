@@ -283,6 +283,26 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         if setting_up:
             slots = rng.sample([True] * feed + [False] * requests, len(hidden))
             feed, requests = slots.count(True), slots.count(False)
+    else:
+        feed = requests = 0
+        hidden = []
+    hidden_value_cards = sum(
+        size for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True) if pile is None
+    )
+    # A hidden hand that still owes hand-limit discards must be able to make
+    # them (T7): it is drawn first, among the hands that can, each weighted by
+    # the ways to fill the set-up pile and the value piles after it.
+    due, seat = o.discards_due, o.current_player
+    pending: tuple[Card, ...] | None = None
+    if due and seat is not None and o.hands[seat] is None:
+        pending = _pending_hand(
+            pool,
+            o.hand_sizes[seat],
+            (due, o.last_discard, o.rules.hand_limit),
+            (feed, requests, hidden_value_cards),
+            rng,
+        )
+    if hidden:
         fill = take(SpecialFeedCard, feed) + take(RequestCard, requests)
         rng.shuffle(fill)
         for i, card in zip(hidden, fill, strict=True):
@@ -292,12 +312,6 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         value_piles.append(
             pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
         )
-    # A hidden hand that still owes hand-limit discards must be able to make
-    # them: it is drawn first, uniformly among the hands that can (T7).
-    due, seat = o.discards_due, o.current_player
-    pending: tuple[Card, ...] | None = None
-    if due and seat is not None and o.hands[seat] is None:
-        pending = _pending_hand(pool, o.hand_sizes[seat], due, o.last_discard, o.rules, rng)
     rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
     hands = []
@@ -354,35 +368,66 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
 
 
 def _pending_hand(
-    pool: list[Card], size: int, due: int, last: Card | None, rules: Rules, rng: random.Random
+    pool: list[Card],
+    size: int,
+    discards: tuple[int, Card | None, int],
+    after: tuple[int, int, int],
+    rng: random.Random,
 ) -> tuple[Card, ...]:
-    """A hand of ``size`` cards taken out of ``pool``, uniformly among those
-    that can make the ``due`` discards still due after ``last`` (T7): at
-    least ``due`` cards other than special feed at or after ``last`` in hand
-    order, and no more special feed than the hand limit."""
+    """A hand of ``size`` cards taken out of ``pool`` that can make the
+    discards due (T7), drawn as uniformly as the whole deal is.
+
+    ``discards`` is (discards due, the last discard, the hand limit): the
+    hand needs at least as many cards other than special feed at or after
+    the last discard, and no more special feed than the limit. ``after`` is
+    what the rest of the pool must still supply: (special feed, goods
+    requests) for the set-up pile and cards of either sort for the value
+    piles. Each make-up of the hand is weighted by the ways to pick it and
+    to fill those places afterwards.
+    """
+    due, last, limit = discards
+    setup_feed, setup_requests, value_cards = after
     floor = -1 if last is None else last.sort_key
-    places: tuple[list[int], list[int], list[int]] = ([], [], [])  # eligible, feed, other
+    # Eligible requests, eligible others, feed, other requests, the rest.
+    places: tuple[list[int], ...] = ([], [], [], [], [])
     for i, card in enumerate(pool):
         if type(card) is SpecialFeedCard:
-            places[1].append(i)
+            places[2].append(i)
+        elif type(card) is RequestCard:
+            places[0 if card.sort_key >= floor else 3].append(i)
         else:
-            places[0 if card.sort_key >= floor else 2].append(i)
-    eligible, feed, other = (len(p) for p in places)
-    # How many of each sort the hand holds, weighted by the ways to pick them.
-    splits = [
-        (i, j, size - i - j)
-        for i in range(due, min(eligible, size) + 1)
-        for j in range(min(feed, rules.hand_limit, size - i) + 1)
-        if size - i - j <= other
-    ]
-    weights = [
-        math.comb(eligible, i) * math.comb(feed, j) * math.comb(other, k) for i, j, k in splits
-    ]
+            places[1 if card.sort_key >= floor else 4].append(i)
+    er, en, fd, other_requests, rest = (len(p) for p in places)
+    requests_in_pool = er + other_requests
+
+    def ways(n: int, k: int) -> int:
+        return math.comb(n, k) if 0 <= k <= n else 0
+
+    splits: list[tuple[int, ...]] = []
+    weights: list[int] = []
+    for c in range(min(fd, limit, size) + 1):
+        for a in range(min(er, size - c) + 1):
+            for b in range(min(en, size - c - a) + 1):
+                if a + b < due:
+                    continue
+                for d in range(min(other_requests, size - c - a - b) + 1):
+                    e = size - c - a - b - d
+                    feed_left, requests_left = fd - c, requests_in_pool - a - d
+                    weight = (
+                        ways(er, a) * ways(en, b) * ways(fd, c) * ways(other_requests, d)
+                        * ways(rest, e)
+                        * ways(feed_left, setup_feed)
+                        * ways(requests_left, setup_requests)
+                        * ways(feed_left - setup_feed + requests_left - setup_requests, value_cards)
+                    )  # fmt: skip
+                    if weight:
+                        splits.append((a, b, c, d, e))
+                        weights.append(weight)
     if not splits:
         raise ConfigurationError("no deal lets the current player make the discards due (T7)")
     counts = rng.choices(splits, weights=weights)[0]
     chosen = sorted(
-        (x for where, n in zip(places, counts, strict=True) for x in rng.sample(where, n)),
+        (x for where, k in zip(places, counts, strict=True) for x in rng.sample(where, k)),
         reverse=True,
     )
     hand = tuple(pool[x] for x in chosen)
