@@ -95,8 +95,11 @@ def position(
     new_players[seat] = attrs.evolve(
         new_players[seat], goods=player_goods, cart=cart or new_players[seat].cart
     )
+    # One reshuffle counted: the discard pile is empty, so the set-up pile is
+    # gone (I2), as if the game-round pile had been formed anew from it.
     state = attrs.evolve(
         base,
+        shuffles=base.shuffles + 1,
         phase=Phase.PLAY_TURNS,
         current_player=seat,
         dealer=seat,

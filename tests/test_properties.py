@@ -13,6 +13,7 @@ from tests.helpers import greedy_move
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
+    ConfigurationError,
     DiscardCard,
     DiscardPile,
     EndTurn,
@@ -193,16 +194,26 @@ junk = st.one_of(
     st.floats(allow_nan=True),
 )
 
+
+def _built(kind: type, *fields: object) -> object:
+    """``kind(*fields)``, or the fields themselves where the move's own type
+    checks refuse them: a bool, float or int is not a good or a pile number."""
+    try:
+        return kind(*fields)
+    except ConfigurationError:
+        return fields
+
+
 hostile_moves = st.one_of(
-    st.builds(TakePile, junk),
-    st.builds(DiscardPile, junk),
-    st.builds(PlayRoute, junk, junk, junk),
-    st.builds(PlayExtraGood, junk),
-    st.builds(PlayFeedMove, junk, junk),
-    st.builds(PlayFeedExtraGood, junk),
-    st.builds(PlayRequest, junk, junk),
+    st.builds(_built, st.just(TakePile), junk),
+    st.builds(_built, st.just(DiscardPile), junk),
+    st.builds(_built, st.just(PlayRoute), junk, junk, junk),
+    st.builds(_built, st.just(PlayExtraGood), junk),
+    st.builds(_built, st.just(PlayFeedMove), junk, junk),
+    st.builds(_built, st.just(PlayFeedExtraGood), junk),
+    st.builds(_built, st.just(PlayRequest), junk, junk),
     st.just(EndTurn()),
-    st.builds(DiscardCard, junk),
+    st.builds(_built, st.just(DiscardCard), junk),
     junk,
 )
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from troedler import Good, Goods, RequestCard, parse_card
+from troedler import ConfigurationError, Good, Goods, RequestCard, parse_card
 from troedler.cards import card_sort_key, hand_count, hand_index, hand_without, sort_hand
 from troedler.chance import shuffled
 from troedler.pile import Pile
@@ -42,11 +42,10 @@ def test_equal_goods_are_equal_however_made(a: list[Good]) -> None:
 
 
 def test_goods_refuse_bad_counts() -> None:
-    with pytest.raises(ValueError, match="six non-negative ints"):
-        Goods((1, 2, 3))  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="six non-negative ints"):
-        Goods((0, 0, 0, 0, 0, -1))
-    with pytest.raises(ValueError, match="not enough anvil"):
+    for bad in ((1, 2, 3), (0, 0, 0, 0, 0, -1), (49, 0, 0, 0, 0, 0), (True, 0, 0, 0, 0, 0)):
+        with pytest.raises(ConfigurationError, match="six ints 0 to 48"):
+            Goods(bad)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="not enough anvil"):
         Goods.parse("B").remove(Good.ANVIL)
 
 

@@ -122,8 +122,9 @@ def test_I3_the_table_shows_only_what_lies_visible() -> None:
 def test_determinize_deals_unknown_cards_uniformly() -> None:
     # At the table, the bottom card of dealer pile 0 is unknown: over many
     # completions special feed should land there as often as its share of
-    # the unknown cards (value piles are empty at the start, so any unknown
-    # card may go anywhere).
+    # the unknown cards outside the set-up pile, whose make-up everyone
+    # knows (I2). Value piles are empty at the start, so any other unknown
+    # card may go anywhere.
     state = new_game(4, seed=11)
     seen = observe(state, 0, recall="table")
     known: Counter[object] = Counter(card for hand in seen.hands if hand for card in hand)
@@ -131,7 +132,10 @@ def test_determinize_deals_unknown_cards_uniformly() -> None:
         known.update(card for card in pile or () if card is not None)
     known.update(card for card in seen.discard_pile if card is not None)
     unknown = cards_in_play(state.cards, state.board, 4) - known  # type: ignore[operator]
-    expected = unknown[SPECIAL_FEED] / sum(unknown.values())
+    setup = state.rules.setup_requests + state.rules.setup_feed
+    assert len(seen.discard_pile) == setup  # its top is known
+    feed_in_setup = state.rules.setup_feed - (seen.discard_pile[-1] == SPECIAL_FEED)
+    expected = (unknown[SPECIAL_FEED] - feed_in_setup) / (sum(unknown.values()) - (setup - 1))
     trials = 3000
     landed = Counter(
         determinize(seen, random.Random(i)).dealer_piles[0][0]  # type: ignore[index]
@@ -151,8 +155,8 @@ def test_observe_refuses_bad_seats_and_modes() -> None:
 
 @pytest.mark.parametrize("recall", RECALLS)
 def test_I2_a_state_without_the_set_up_pile_hides_nothing(recall: str) -> None:
-    # Scenario positions are built by hand with an empty discard pile, so there
-    # is no set-up pile to hide (I2) although no shuffle has happened since.
+    # Scenario positions are built by hand with an empty discard pile, as
+    # after a reshuffle, so there is no set-up pile to hide (I2).
     state = position(cart="Aberlour", hand="trail AAAB:7", goods="AAAB")
     seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
     assert seen.discard_pile == ()
@@ -165,7 +169,7 @@ def test_I2_a_state_without_the_set_up_pile_hides_nothing(recall: str) -> None:
 def test_I2_determinize_refuses_a_set_up_pile_of_the_wrong_size() -> None:
     seen = observe(new_game(3, seed=4), 0)
     shrunk = attrs.evolve(seen, discard_pile=seen.discard_pile[3:])
-    with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
+    with pytest.raises(TroedlerError, match="smaller than the set-up pile"):
         determinize(shrunk, random.Random(0))
 
 

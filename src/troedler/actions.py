@@ -32,7 +32,7 @@ from troedler.cards import (
     sort_hand,
 )
 from troedler.chance import shuffled
-from troedler.errors import IllegalMoveError
+from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
 from troedler.pile import Pile
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
@@ -118,6 +118,8 @@ def form_piles(state: GameState) -> GameState:
     ``rules.reshuffle_mid_forming`` is off. With both piles empty, forming
     stops and piles stay short.
     """
+    if not isinstance(state, GameState):
+        raise _no_state(state)
     if state.phase is not Phase.TAKE_PILES or state.dealer_piles:
         _fail(
             "R1",
@@ -196,6 +198,8 @@ def start_forming(state: GameState) -> GameState:
 def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
     """The cards chance may turn up next from the game-round pile, each once in
     hand order, with how many of each the pile holds (R2)."""
+    if not isinstance(state, GameState):
+        raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
     return hand_counts(state.game_round_pile)
@@ -204,10 +208,12 @@ def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
 def turn_up(state: GameState, card: Card) -> GameState:
     """Chance turns up ``card`` from the game-round pile and lays it on the next
     dealer pile: one card on each pile, then the next layer (R2)."""
+    if not isinstance(state, GameState):
+        raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
     if type(card) not in _CARD_TYPES:
-        _fail("R2", f"{card!r} is not a card")
+        _fail("R2", f"{quote(card)} is not a card")
     deck = hand_without(state.game_round_pile, card)
     if deck is None:
         _fail("R2", f"the game-round pile holds no {card} card")
@@ -247,8 +253,18 @@ def _settle_forming(state: GameState) -> GameState:
     return state
 
 
+def _no_state(value: object) -> ConfigurationError:
+    # Asked only once reading the phase has failed: no cost on the way of a
+    # real state.
+    return ConfigurationError(f"expected a GameState, got {quote(value)}")
+
+
 def _check_take_phase(state: GameState) -> None:
-    if state.phase is Phase.GAME_OVER:
+    try:
+        phase = state.phase
+    except AttributeError:
+        raise _no_state(state) from None
+    if phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     if state.phase is not Phase.TAKE_PILES:
         if state.phase.is_chance:
@@ -263,7 +279,8 @@ def _check_take_phase(state: GameState) -> None:
 def _check_pile(state: GameState, pile: object, rule: str) -> int:
     if type(pile) is not int or not 0 <= pile < len(state.dealer_piles):
         _fail(
-            rule, f"there is no dealer pile {pile!r}; piles are 0 to {len(state.dealer_piles) - 1}"
+            rule,
+            f"there is no dealer pile {quote(pile)}; piles are 0 to {len(state.dealer_piles) - 1}",
         )
     if state.dealer_piles[pile] is None:
         _fail(rule, f"dealer pile {pile} is gone")
@@ -339,14 +356,19 @@ def discard_pile(state: GameState, pile: int) -> GameState:
 
 
 def _turn_player(state: GameState) -> tuple[int, PlayerState]:
-    if state.phase is Phase.PLAY_TURNS:
-        seat = cast(int, state.current_player)  # the turns phase always has one
-        if state.turn.discards_due:
-            _fail(
-                "T7",
-                f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
-            )
-        return seat, state.players[seat]
+    try:
+        if state.phase is Phase.PLAY_TURNS:
+            seat = cast(int, state.current_player)  # the turns phase always has one
+            if state.turn.discards_due:
+                _fail(
+                    "T7",
+                    f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
+                )
+            return seat, state.players[seat]
+    except AttributeError:
+        if isinstance(state, GameState):
+            raise
+        raise _no_state(state) from None
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     _fail(
@@ -356,7 +378,7 @@ def _turn_player(state: GameState) -> tuple[int, PlayerState]:
 
 def _check_good(good: object, rule: str) -> Good:
     if not isinstance(good, Good):
-        _fail(rule, f"{good!r} is not a good")
+        _fail(rule, f"{quote(good)} is not a good")
     return good
 
 
@@ -424,7 +446,7 @@ def _move_cart(
     seat, player = _turn_player(state)
     hand = _play_card(seat, player, card, rule)
     if not isinstance(to, str) or not state.board.has_village(to):
-        _fail(rule, f"{to!r} is not a village of the board")
+        _fail(rule, f"{quote(to)} is not a village of the board")
     board = state.board
     if board.index(to) not in board.targets(board.index(player.cart), kind):
         how = f"no {kind.code}" if kind is not None else "no route"
@@ -451,7 +473,7 @@ def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = N
     ``take`` is the good taken on arrival, or None to take nothing.
     """
     if not isinstance(kind, RouteKind):
-        _fail("T2", f"{kind!r} is not a route kind")
+        _fail("T2", f"{quote(kind)} is not a route kind")
     return _move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2")
 
 
@@ -496,9 +518,9 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     """
     seat, player = _turn_player(state)
     if not isinstance(request, RequestCard):
-        _fail("T4", f"{request!r} is not a goods request")
+        _fail("T4", f"{quote(request)} is not a goods request")
     if not isinstance(delivered, Goods):
-        _fail("T4", f"{delivered!r} is not goods to deliver")
+        _fail("T4", f"{quote(delivered)} is not goods to deliver")
     hand = _play_card(seat, player, request, "T4")
     village = player.cart
     there = state.goods_in(village)
@@ -621,6 +643,8 @@ def discard_card(state: GameState, card: Card) -> GameState:
     the discards still due. When the last one is made, or the rest leave no
     choice, the turn is over.
     """
+    if not isinstance(state, GameState):
+        raise _no_state(state)
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     due = state.turn.discards_due
@@ -629,7 +653,7 @@ def discard_card(state: GameState, card: Card) -> GameState:
     seat = cast(int, state.current_player)  # the turns phase always has one
     player = state.players[seat]
     if type(card) not in _CARD_TYPES:
-        _fail("T7", f"{card!r} is not a card")
+        _fail("T7", f"{quote(card)} is not a card")
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")
     last = state.turn.last_discard

@@ -12,12 +12,15 @@ import enum
 import functools
 import math
 import re
+import types
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from troedler.datafile import Fields, read_packaged_toml, read_toml
-from troedler.errors import ConfigurationError, FormatError, NotationError
+from troedler.errors import ConfigurationError, FormatError, NotationError, quote
 
 __all__ = [
     "NUM_START_VILLAGES",
@@ -59,11 +62,23 @@ class RouteKind(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> RouteKind:
         """The route kind named by its notation word or enum name (any case)."""
+        if not isinstance(text, str):
+            raise NotationError(f"expected a route kind, got {quote(text)}")
         key = text.strip().lower()
         for kind in cls:
             if key in (ROUTE_WORDS[kind], kind.name.lower()):
                 return kind
-        raise NotationError(f"expected a route kind ({', '.join(ROUTE_WORDS)}), got {text!r}")
+        raise NotationError(f"expected a route kind ({', '.join(ROUTE_WORDS)}), got {quote(text)}")
+
+
+def _as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    """``value`` as a tuple, so that a board never shares a list with its caller."""
+    if isinstance(value, str | bytes):
+        raise ConfigurationError(f"board: expected a sequence, got {quote(value)}")
+    try:
+        return tuple(value)
+    except TypeError:
+        raise ConfigurationError(f"board: expected a sequence, got {quote(value)}") from None
 
 
 @attrs.frozen
@@ -86,7 +101,7 @@ class Village:
 class Route:
     """One route of the board: its kind and the two villages it joins."""
 
-    ends: tuple[str, str]
+    ends: tuple[str, str] = attrs.field(converter=_as_tuple)
     kind: RouteKind
 
 
@@ -99,10 +114,11 @@ class Board:
     naming the offending field.
     """
 
-    villages: tuple[Village, ...]
-    routes: tuple[Route, ...]
-    start_villages: tuple[str, ...]
-    _index: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    villages: tuple[Village, ...] = attrs.field(converter=_as_tuple)
+    routes: tuple[Route, ...] = attrs.field(converter=_as_tuple)
+    start_villages: tuple[str, ...] = attrs.field(converter=_as_tuple)
+    # Read-only: every game on this board shares it.
+    _index: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
     _targets: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -119,10 +135,17 @@ class Board:
             for here, there in ((a, b), (b, a)):
                 linked[here][route.kind].add(there)
                 linked[here][4].add(there)
-        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_index", types.MappingProxyType(index))
         object.__setattr__(
             self, "_targets", tuple(tuple(tuple(sorted(s)) for s in row) for row in linked)
         )
+
+    def __copy__(self) -> Board:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Board:
+        # A value shared by every game on it: a copy would be equal in every way.
+        return self
 
     def index(self, village: str) -> int:
         """The position of ``village`` in :attr:`villages`; KeyError if unknown."""
@@ -130,17 +153,22 @@ class Board:
 
     def has_village(self, name: str) -> bool:
         """Whether a village of this name is on the board."""
-        return name in self._index
+        try:
+            return name in self._index
+        except TypeError:  # unhashable: certainly not a village name
+            return False
 
     def village_named(self, text: str) -> str:
         """The board's spelling of the village named ``text`` (any case)."""
         if text in self._index:
             return text
+        if not isinstance(text, str):
+            raise NotationError(f"expected a village of the board, got {quote(text)}")
         folded = text.strip().casefold()
         for village in self.villages:
             if village.name.casefold() == folded:
                 return village.name
-        raise NotationError(f"expected a village of the board, got {text!r}")
+        raise NotationError(f"expected a village of the board, got {quote(text)}")
 
     def neighbours(self, village: str, kind: RouteKind | None = None) -> tuple[str, ...]:
         """Villages one route away from ``village``; only routes of ``kind`` if given.
@@ -181,14 +209,14 @@ def _first_problem(
             return f"villages[{i}]", "expected a Village with a name"
         if not _NAME.match(village.name):
             return f"villages[{i}].name", (
-                f"{village.name!r} must be one word of letters, digits, ' or -"
+                f"{quote(village.name)} must be one word of letters, digits, ' or -"
             )
         folded = village.name.casefold()
         if folded in seen:
-            return f"villages[{i}].name", f"{village.name!r} repeats villages[{seen[folded]}]"
+            return f"villages[{i}].name", f"{quote(village.name)} repeats villages[{seen[folded]}]"
         seen[folded] = i
         if type(village.number) is not int or not 0 <= village.number <= TOTAL_VILLAGE_NUMBERS:
-            return f"villages[{i}].number", f"expected 0 to 48, got {village.number!r}"
+            return f"villages[{i}].number", f"expected 0 to 48, got {quote(village.number)}"
     problem = _position_problem(villages)
     if problem is not None:
         return problem
@@ -203,8 +231,8 @@ def _first_problem(
         if len(route.ends) != 2:
             return f"routes[{j}].between", "expected two villages"
         for end in route.ends:
-            if end not in names:
-                return f"routes[{j}].between", f"{end!r} is not a village of the board"
+            if not isinstance(end, str) or end not in names:
+                return f"routes[{j}].between", f"{quote(end)} is not a village of the board"
         a, b = route.ends
         if a == b:
             return f"routes[{j}].between", f"a route cannot lead from {a} to itself"
@@ -227,10 +255,10 @@ def _first_problem(
             f"expected {NUM_START_VILLAGES} start villages (C4), got {len(start_villages)}"
         )
     for k, name in enumerate(start_villages):
-        if name not in names:
-            return f"start_villages[{k}]", f"{name!r} is not a village of the board"
+        if not isinstance(name, str) or name not in names:
+            return f"start_villages[{k}]", f"{quote(name)} is not a village of the board"
         if name in start_villages[:k]:
-            return f"start_villages[{k}]", f"{name!r} is listed twice"
+            return f"start_villages[{k}]", f"{quote(name)} is listed twice"
     return None
 
 
@@ -255,7 +283,7 @@ def _position_problem(villages: tuple[Village, ...]) -> tuple[str, str] | None:
             or not all(0 <= c <= MAX_POSITION for c in where)
         ):
             return f"villages[{i}].position", (
-                f"expected two numbers 0 to {MAX_POSITION}, got {where!r}"[:120]
+                f"expected two numbers 0 to {MAX_POSITION}, got {quote(where)}"
             )
         key = (float(where[0]), float(where[1]))
         if key in seen:
@@ -276,7 +304,7 @@ def _board_from_toml(source: str, data: object) -> Board:
             where = entry.array("position")
             numbers = [c for c in where if isinstance(c, int | float) and not isinstance(c, bool)]
             if len(where) != 2 or len(numbers) != 2:
-                raise entry.error("position", f"expected [x, y], got {where!r}"[:120])
+                raise entry.error("position", f"expected [x, y], got {quote(where)}")
             position = (float(numbers[0]), float(numbers[1]))
         villages.append(Village(entry.string("name"), number, position))
     routes = []
@@ -284,7 +312,7 @@ def _board_from_toml(source: str, data: object) -> Board:
         entry.only("between", "kind")
         ends = entry.array("between")
         if len(ends) != 2 or not all(isinstance(end, str) for end in ends):
-            raise entry.error("between", f"expected two village names, got {ends!r}"[:120])
+            raise entry.error("between", f"expected two village names, got {quote(ends)}")
         try:
             kind = RouteKind.parse(entry.string("kind"))
         except NotationError as error:

@@ -19,13 +19,13 @@ import functools
 import operator
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from troedler.board import RouteKind
 from troedler.datafile import Fields, read_packaged_toml, read_toml
-from troedler.errors import NotationError
+from troedler.errors import ConfigurationError, NotationError, quote
 from troedler.goods import Goods
 
 __all__ = [
@@ -69,19 +69,33 @@ MAX_POINTS = 999
 
 def _check_request_goods(instance: object, attribute: object, value: Goods) -> None:
     if not isinstance(value, Goods) or max(value.counts) > MAX_REQUEST_GOODS_OF_A_KIND:
-        raise ValueError(f"a goods request shows Goods with at most 16 of a kind, not {value!r}")
+        raise ConfigurationError(
+            f"a goods request shows Goods with at most 16 of a kind, not {quote(value)}"
+        )
 
 
 def _check_points(instance: object, attribute: object, value: int) -> None:
     if type(value) is not int or not 0 <= value <= MAX_POINTS:
-        raise ValueError(f"a goods request is worth 0 to {MAX_POINTS} points, not {value!r}")
+        raise ConfigurationError(
+            f"a goods request is worth 0 to {MAX_POINTS} points, not {quote(value)}"
+        )
+
+
+def _check_type(value: object, kind: type, name: str) -> None:
+    if not isinstance(value, kind):
+        raise ConfigurationError(f"expected a {kind.__name__} as {name}, got {quote(value)}")
+
+
+def _check_kind(instance: object, attribute: object, value: Any) -> None:
+    if not isinstance(value, RouteKind):
+        raise ConfigurationError(f"a route card has a RouteKind, not {quote(value)}")
 
 
 @attrs.frozen(cache_hash=True)
 class RouteCard:
     """A route card: moves the cart along one route of its kind (T2)."""
 
-    kind: RouteKind = attrs.field(validator=attrs.validators.instance_of(RouteKind))
+    kind: RouteKind = attrs.field(validator=_check_kind)
     sort_key: SortKey = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:  # after the validators
@@ -147,6 +161,13 @@ ROUTE_CARDS = tuple(RouteCard(kind) for kind in RouteKind)
 very objects, so finding a card in a hand is an identity check."""
 
 
+_CARD_WORDS: dict[str, Card] = {
+    "extra": EXTRA_GOOD,
+    "feed": SPECIAL_FEED,
+    **{kind.code: ROUTE_CARDS[kind] for kind in RouteKind},
+}
+
+
 def card_sort_key(card: Card) -> SortKey:
     """The order in which hands and notation list cards.
 
@@ -207,28 +228,28 @@ def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Ca
 
 def parse_card(text: str) -> Card:
     """The card whose notation code is ``text`` (``bridge``, ``feed``, ``AAB:5``)."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected a card code, got {quote(text)}")
     word = text.strip()
-    lowered = word.lower()
-    if lowered == "extra":
-        return EXTRA_GOOD
-    if lowered == "feed":
-        return SPECIAL_FEED
+    known = _CARD_WORDS.get(word.lower())
+    if known is not None:
+        return known
     if ":" in word:
         goods_text, _, points_text = word.partition(":")
         if not points_text.isdigit() or len(points_text) > 3 or not goods_text:
-            raise NotationError(f"expected a goods request like AAB:5, got {text!r}")
+            raise NotationError(f"expected a goods request like AAB:5, got {quote(text)}")
         try:
             return RequestCard(Goods.parse(goods_text), int(points_text))
         except ValueError as error:  # a request no deck could hold
             raise NotationError(
-                f"expected a goods request like AAB:5, got {text!r}: {error}"
+                f"expected a goods request like AAB:5, got {quote(text)}: {error}"
             ) from None
     try:
         return ROUTE_CARDS[RouteKind.parse(word)]
     except NotationError:
         raise NotationError(
             "expected a card (trail, bridge, ferry, moor, extra, feed, or a goods "
-            f"request like AAB:5), got {text!r}"
+            f"request like AAB:5), got {quote(text)}"
         ) from None
 
 
@@ -236,9 +257,11 @@ def parse_card(text: str) -> Card:
 class StartingSet:
     """The three starting cards marked with one start village's symbol (C3)."""
 
-    village: str
-    request: RequestCard
-    route: RouteKind
+    village: str = attrs.field(validator=lambda _s, _a, v: _check_type(v, str, "village"))
+    request: RequestCard = attrs.field(
+        validator=lambda _s, _a, v: _check_type(v, RequestCard, "request")
+    )
+    route: RouteKind = attrs.field(validator=_check_kind)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -246,15 +269,49 @@ class StartingSet:
         return (self.request, ROUTE_CARDS[self.route], SPECIAL_FEED)
 
 
+def _tuple_of(value: Iterable[Any], kind: type) -> tuple[Any, ...]:
+    """``value`` as a tuple of ``kind`` items: a catalogue shares no list with
+    its caller, and holds only what it says."""
+    items = tuple(value) if isinstance(value, Iterable) else None
+    if items is None or isinstance(value, str) or not all(isinstance(x, kind) for x in items):
+        raise ConfigurationError(
+            f"card catalogue: expected {kind.__name__} items, got {quote(value)}"
+        )
+    return items
+
+
+def _route_cards(value: Iterable[RouteCard]) -> tuple[RouteCard, ...]:
+    return _tuple_of(value, RouteCard)
+
+
+def _request_cards(value: Iterable[RequestCard]) -> tuple[RequestCard, ...]:
+    return _tuple_of(value, RequestCard)
+
+
+def _starting_sets(value: Iterable[StartingSet]) -> tuple[StartingSet, ...]:
+    return _tuple_of(value, StartingSet)
+
+
+def _check_count(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not 0 <= value <= MAX_POINTS:
+        raise ConfigurationError(
+            f"card catalogue: {attribute.name} must be 0 to {MAX_POINTS}, not {quote(value)}"
+        )
+
+
 @attrs.frozen(cache_hash=True)
 class CardCatalogue:
-    """Every card of the game (C2): the deck and the four starting sets."""
+    """Every card of the game (C2): the deck and the four starting sets.
 
-    routes: tuple[RouteCard, ...]
-    requests: tuple[RequestCard, ...]
-    special_feed: int
-    extra_goods: int
-    starting_sets: tuple[StartingSet, ...]
+    Built by :func:`load_cards`; built directly, wrong types raise
+    :class:`~troedler.ConfigurationError`.
+    """
+
+    routes: tuple[RouteCard, ...] = attrs.field(converter=_route_cards)
+    requests: tuple[RequestCard, ...] = attrs.field(converter=_request_cards)
+    special_feed: int = attrs.field(validator=_check_count)
+    extra_goods: int = attrs.field(validator=_check_count)
+    starting_sets: tuple[StartingSet, ...] = attrs.field(converter=_starting_sets)
 
     def starting_set(self, village: str) -> StartingSet:
         """The starting set marked with ``village``; KeyError if there is none."""
@@ -308,7 +365,7 @@ def _cards_from_toml(source: str, data: object) -> CardCatalogue:
         entry.only("village", "route", "request")
         village = entry.string("village")
         if any(other.village == village for other in starting_sets):
-            raise entry.error("village", f"{village!r} already has a starting set")
+            raise entry.error("village", f"{quote(village)} already has a starting set")
         try:
             kind = RouteKind.parse(entry.string("route"))
         except NotationError as error:

@@ -8,13 +8,14 @@ server that receives a stranger's game record learns exactly what is bad.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from troedler.errors import FormatError
+from troedler.errors import FormatError, quote
 
 __all__ = ["Fields", "array_items", "describe", "read_packaged_toml", "read_toml"]
 
@@ -23,11 +24,14 @@ MAX_FILE_BYTES = 1_000_000
 
 def read_toml(path: str | Path) -> tuple[str, dict[str, Any]]:
     """The file's name (for messages) and its parsed TOML table."""
+    if not isinstance(path, str | os.PathLike):
+        raise FormatError(quote(path), "", "expected the path of a file")
     source = str(path)
     try:
         raw = Path(path).read_bytes()
-    except OSError as error:
-        raise FormatError(source, "", f"cannot be read ({error.strerror})") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        reason = error.strerror if isinstance(error, OSError) else "not a path"
+        raise FormatError(source, "", f"cannot be read ({reason})") from None
     if len(raw) > MAX_FILE_BYTES:
         raise FormatError(source, "", f"is {len(raw)} bytes, more than {MAX_FILE_BYTES}")
     return source, _parse(source, raw)
@@ -146,8 +150,6 @@ def array_items(source: str, path: str, value: object, most: int) -> list[tuple[
 
 
 def describe(value: object) -> str:
-    """A short description of ``value`` for an error message."""
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{type(value).__name__} {text}"
+    """A short description of ``value`` for an error message: its type and a
+    bounded quotation (see :func:`troedler.errors.quote`)."""
+    return f"{type(value).__name__} {quote(value)}"

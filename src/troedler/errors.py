@@ -7,6 +7,8 @@ bad input are also :class:`ValueError`, so code that already catches
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = [
     "DOCS_URL",
     "ConfigurationError",
@@ -14,11 +16,15 @@ __all__ = [
     "IllegalMoveError",
     "NotationError",
     "TroedlerError",
+    "quote",
 ]
 
 DOCS_URL = "https://troedler.readthedocs.io/"
 """The documentation site. :attr:`IllegalMoveError.help_url` points into its
 rules page, where every rule id has an anchor."""
+
+QUOTE_LIMIT = 40
+"""Longest quotation of bad input in an error message, in characters."""
 
 
 class TroedlerError(Exception):
@@ -61,4 +67,52 @@ class NotationError(TroedlerError, ValueError):
 
 
 class ConfigurationError(TroedlerError, ValueError):
-    """Arguments that cannot make a game: a bad player count, rules, seat."""
+    """Arguments that cannot make a game or one of its values: a bad player
+    count, rules, seat, seed, goods or card."""
+
+
+class _Short(reprlib.Repr):
+    """A repr that stays short and cheap whatever it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = self.maxlong = QUOTE_LIMIT
+
+    def repr_int(self, x: int, level: int) -> str:
+        # Python refuses to write ints of more than 4300 digits, and writing
+        # one of a million digits takes seconds: say how big it is instead.
+        if x.bit_length() > 128:
+            return f"<int of {x.bit_length()} bits>"
+        return reprlib.Repr.repr_int(self, x, level)
+
+    def repr_bytes(self, x: bytes, level: int) -> str:
+        return repr(x[: self.maxstring]) + ("..." if len(x) > self.maxstring else "")
+
+    repr_bytearray = repr_bytes
+
+
+_SHORT = _Short()
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` as it may appear in an error message: a repr of at most
+    ``limit`` characters.
+
+    It never fails and never takes long, whatever ``value`` is: huge
+    integers are described by their size, long texts and containers are
+    cut, deep nesting is not followed, and an object whose repr fails is
+    named by its type.
+
+    >>> quote("x" * 100)[:12], len(quote("x" * 100)) <= 40
+    ("'xxxxxxxxxxx", True)
+    >>> quote(10**5000)
+    '<int of 16610 bits>'
+    """
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # a broken __repr__ or __len__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from troedler.errors import NotationError
+from troedler.errors import ConfigurationError, NotationError, quote
 
 __all__ = ["GOOD_CODES", "Good", "Goods"]
 
@@ -41,6 +41,8 @@ class Good(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Good:
         """The good whose letter or name is ``text`` (case-insensitive)."""
+        if not isinstance(text, str):
+            raise NotationError(f"expected a good, got {quote(text)}")
         key = text.strip().upper()
         if len(key) == 1 and key in GOOD_CODES:
             return cls(GOOD_CODES.index(key))
@@ -48,27 +50,43 @@ class Good(enum.IntEnum):
             return cls[key]
         except KeyError:
             raise NotationError(
-                f"expected a good (one of {', '.join(GOOD_CODES)} or its name), got {text!r}"
+                f"expected a good (one of {', '.join(GOOD_CODES)} or its name), got {quote(text)}"
             ) from None
 
 
 _ALL_GOODS = tuple(Good)
+_LETTERS = {letter: i for i, code in enumerate(GOOD_CODES) for letter in (code, code.lower())}
 _EMPTY_COUNTS = (0, 0, 0, 0, 0, 0)
+_UNKNOWN = (None, None, None, None, None, None)
+
+MAX_OF_A_KIND = 48
+"""The most of one good a :class:`Goods` may hold: the game has 48 goods in all."""
+
+GOODS_PER_KIND = 8
+"""Goods of each kind in the game (C1): no multiset a game meets holds more."""
+
+_INTERN_LIMIT = 20_000
+"""Most distinct goods kept for sharing; a few thousand arise in a thousand games."""
 
 
 def _check_counts(instance: object, attribute: object, value: object) -> None:
     if (
         type(value) is not tuple
         or len(value) != 6
-        or any(type(n) is not int or n < 0 for n in value)
+        or any(type(n) is not int or not 0 <= n <= MAX_OF_A_KIND for n in value)
     ):
-        raise ValueError(f"goods counts must be six non-negative ints, got {value!r}")
+        raise ConfigurationError(
+            f"goods counts must be six ints 0 to {MAX_OF_A_KIND}, got {quote(value)}"
+        )
 
 
 # No weak-reference slot (8 bytes): equal goods are interned, by the thousand.
 @attrs.frozen(repr=False, weakref_slot=False)
 class Goods:
     """A multiset of goods, stored as one count per :class:`Good`.
+
+    Each count is 0 to 48 (:data:`MAX_OF_A_KIND`); anything else raises
+    :class:`~troedler.ConfigurationError`.
 
     >>> g = Goods.parse("AAP")
     >>> len(g), g.count(Good.ANVIL), str(g.add(Good.VASE))
@@ -81,37 +99,62 @@ class Goods:
     _size: int = attrs.field(init=False, eq=False, repr=False)
     _kinds: tuple[Good, ...] = attrs.field(init=False, eq=False, repr=False)
     # The goods one more (or one fewer) of each kind makes, filled as asked for:
-    # a cart takes or delivers one good at a time, again and again.
-    _plus_one: list[Goods | None] = attrs.field(init=False, eq=False, repr=False)
-    _minus_one: list[Goods | None] = attrs.field(init=False, eq=False, repr=False)
+    # a cart takes or delivers one good at a time, again and again. Tuples, so
+    # that no caller can change what add() answers for every game at once.
+    _plus_one: tuple[Goods | None, ...] = attrs.field(init=False, eq=False, repr=False)
+    _minus_one: tuple[Goods | None, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # Goods are read far more often than made: keep the derived facts.
         object.__setattr__(self, "_size", sum(self.counts))
         object.__setattr__(self, "_kinds", tuple(g for g in _ALL_GOODS if self.counts[g]))
-        object.__setattr__(self, "_plus_one", [None] * 6)
-        object.__setattr__(self, "_minus_one", [None] * 6)
+        object.__setattr__(self, "_plus_one", _UNKNOWN)
+        object.__setattr__(self, "_minus_one", _UNKNOWN)
 
     @classmethod
     def of(cls, goods: Iterable[Good]) -> Goods:
         """The multiset holding each good of ``goods`` once per occurrence."""
         counts = [0] * 6
-        for good in goods:
-            counts[Good(good)] += 1
+        try:
+            for good in goods:
+                i = _ALL_GOODS[good] if type(good) is Good else Good(good)
+                counts[i] += 1
+                if counts[i] > MAX_OF_A_KIND:
+                    break
+        except (TypeError, ValueError):
+            raise ConfigurationError(f"expected goods, got {quote(goods)}") from None
         return _interned(tuple(counts))
 
     @classmethod
-    def of_counts(cls, counts: tuple[int, ...]) -> Goods:
+    def of_counts(cls, counts: Iterable[int]) -> Goods:
         """The multiset with ``counts[good]`` of each good."""
-        return _interned(tuple(counts))
+        try:
+            key = tuple(counts)
+        except TypeError:
+            raise ConfigurationError(f"expected six counts, got {quote(counts)}") from None
+        return _interned(key)
 
     @classmethod
     def parse(cls, text: str) -> Goods:
-        """Goods from their letters (``"AAP"``); ``"-"`` or ``""`` is no goods."""
+        """Goods from their letters (``"AAP"``); ``"-"`` or ``""`` is no goods.
+
+        :class:`~troedler.NotationError` for anything else. Text read from
+        outside leaves nothing behind: parsed goods are not shared.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"expected goods like 'AAP', got {quote(text)}")
         stripped = text.strip()
         if stripped in ("", "-"):
             return EMPTY
-        return cls.of(Good.parse(letter) for letter in stripped)
+        if len(stripped) > 6 * MAX_OF_A_KIND:
+            raise NotationError(f"expected goods like 'AAP', got {len(stripped)} letters")
+        counts = [0] * 6
+        for letter in stripped:
+            i = _LETTERS.get(letter)
+            counts[Good.parse(letter) if i is None else i] += 1
+        if max(counts) > MAX_OF_A_KIND:
+            raise NotationError(f"expected at most {MAX_OF_A_KIND} of a kind, got {quote(text)}")
+        return cls(tuple(counts))  # type: ignore[arg-type]
 
     def count(self, good: Good) -> int:
         """How many of ``good`` there are."""
@@ -124,45 +167,68 @@ class Goods:
     def add(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` more of ``good``."""
         if number == 1:
-            known = self._plus_one[good]
+            try:
+                known = self._plus_one[good]
+            except (IndexError, TypeError):
+                raise ConfigurationError(f"expected a good, got {quote(good)}") from None
             if known is not None:
                 return known
-        counts = list(self.counts)
-        counts[good] += number
-        result = _interned(tuple(counts))
+        result = self._changed(good, number)
         if number == 1:
-            self._plus_one[good] = result
+            object.__setattr__(self, "_plus_one", _filled(self._plus_one, good, result))
         return result
 
     def remove(self, good: Good, number: int = 1) -> Goods:
-        """These goods with ``number`` fewer of ``good``; ValueError if too few."""
+        """These goods with ``number`` fewer of ``good``;
+        :class:`~troedler.ConfigurationError` if there are too few."""
         if number == 1:
-            known = self._minus_one[good]
+            try:
+                known = self._minus_one[good]
+            except (IndexError, TypeError):
+                raise ConfigurationError(f"expected a good, got {quote(good)}") from None
             if known is not None:
                 return known
-        counts = list(self.counts)
-        counts[good] -= number
-        if counts[good] < 0:
-            raise ValueError(f"not enough {good.name.lower()} to remove")
-        result = _interned(tuple(counts))
+        result = self._changed(good, -number)
         if number == 1:
-            self._minus_one[good] = result
+            object.__setattr__(self, "_minus_one", _filled(self._minus_one, good, result))
         return result
 
+    def _changed(self, good: Good, number: int) -> Goods:
+        """These goods with ``number`` (may be negative) more of ``good``."""
+        if (
+            type(number) is not int
+            or (type(good) is not Good and type(good) is not int)
+            or not 0 <= good < 6
+        ):
+            raise ConfigurationError(f"expected a good and a count, got {quote((good, number))}")
+        counts = list(self.counts)
+        counts[good] += number
+        if counts[good] < 0:
+            raise ConfigurationError(f"not enough {Good(good).name.lower()} to remove")
+        return _interned(tuple(counts))
+
     def __add__(self, other: Goods) -> Goods:
-        a, b = self.counts, other.counts
+        try:
+            a, b = self.counts, other.counts
+        except AttributeError:
+            return NotImplemented
         return _interned(
             (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
         )
 
     def __or__(self, other: Goods) -> Goods:
         """Multiset union: of each good, as many as the larger of the two has."""
+        if not isinstance(other, Goods):
+            return NotImplemented
         pairs = zip(self.counts, other.counts, strict=True)
         return _interned(tuple(max(x, y) for x, y in pairs))
 
     def __sub__(self, other: Goods) -> Goods:
         """Multiset difference: what is left of these after taking ``other`` away."""
-        a, b = self.counts, other.counts
+        try:
+            a, b = self.counts, other.counts
+        except AttributeError:
+            return NotImplemented
         return _interned(
             (
                 a[0] - b[0] if a[0] > b[0] else 0,
@@ -176,7 +242,10 @@ class Goods:
 
     def __le__(self, other: Goods) -> bool:
         """Whether every good here is also in ``other`` (sub-multiset)."""
-        a, b = self.counts, other.counts
+        try:
+            a, b = self.counts, other.counts
+        except AttributeError:
+            return NotImplemented
         return (
             a[0] <= b[0]
             and a[1] <= b[1]
@@ -212,19 +281,24 @@ class Goods:
         return self
 
 
+def _filled(cache: tuple[Goods | None, ...], good: int, value: Goods) -> tuple[Goods | None, ...]:
+    return cache[:good] + (value,) + cache[good + 1 :]
+
+
 # Goods values repeat endlessly in a game (every village and cart holds a few),
 # so equal values share one object: states stay small and look-ups hit the
-# identity fast path. The table only grows to the number of distinct
-# multisets ever seen, and stops growing at a cap; equality never relies on it.
+# identity fast path. Only goods a game can hold are shared (at most 8 of a
+# kind), and only up to a cap, so the table stays small whatever callers do;
+# equality never relies on it. Text read from outside is never shared (see
+# Goods.parse): refused input leaves nothing behind.
 _INTERNED: dict[tuple[int, ...], Goods] = {}
-_INTERN_LIMIT = 100_000
 
 
 def _interned(counts: tuple[int, ...]) -> Goods:
     goods = _INTERNED.get(counts)
     if goods is None:
         goods = Goods(counts)  # type: ignore[arg-type]
-        if len(_INTERNED) < _INTERN_LIMIT:
+        if len(_INTERNED) < _INTERN_LIMIT and max(counts) <= GOODS_PER_KIND:
             _INTERNED[counts] = goods
     return goods
 

@@ -20,7 +20,7 @@ from troedler.cards import (
     RouteCard,
     SpecialFeedCard,
 )
-from troedler.errors import IllegalMoveError
+from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
 from troedler.moves import (
     DiscardCard,
@@ -33,6 +33,7 @@ from troedler.moves import (
     PlayRequest,
     PlayRoute,
     TakePile,
+    discard_move,
 )
 from troedler.state import GameState, Phase
 
@@ -101,16 +102,27 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     >>> [str(move) for move in legal_moves(new_game(2, seed=5))]
     ['discard 0', 'discard 1', 'discard 2']
     """
-    if state.phase is Phase.PLAY_TURNS:
-        if state.turn.discards_due:
-            return _discard_moves(state)
-        return _turn_moves(state)
-    if state.phase is Phase.TAKE_PILES:
+    try:
+        phase = state.phase
+        if phase is Phase.PLAY_TURNS:
+            if state.turn.discards_due:
+                return _discard_moves(state)
+            return _turn_moves(state)
+    except AttributeError:
+        if isinstance(state, GameState):
+            raise
+        raise _not_a_state(state) from None
+    if phase is Phase.TAKE_PILES:
         piles = state.dealer_piles
         if state.rules.two_player_rules and None not in piles:
             return _DISCARD[: len(piles)]
         return tuple(_TAKE[i] for i, pile in enumerate(piles) if pile is not None)
     return ()
+
+
+def _not_a_state(value: object) -> ConfigurationError:
+    # Asked only once reading .phase failed: no cost on the way of a real state.
+    return ConfigurationError(f"expected a GameState, got {quote(value)}")
 
 
 def _turn_moves(state: GameState) -> tuple[Move, ...]:
@@ -171,7 +183,9 @@ def _discard_moves(state: GameState) -> tuple[Move, ...]:
     player = state.players[cast(int, state.current_player)]
     turn = state.turn
     return tuple(
-        map(DiscardCard, actions.discard_options(player.hand, turn.discards_due, turn.last_discard))
+        map(
+            discard_move, actions.discard_options(player.hand, turn.discards_due, turn.last_discard)
+        )
     )
 
 
@@ -221,32 +235,45 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
     move sent out of turn is refused. ``state`` itself is never changed.
     """
     if type(move) not in _MOVE_TYPES:
-        raise IllegalMoveError("T1", f"{move!r} is not a move")
-    if state.phase is Phase.GAME_OVER:
+        raise IllegalMoveError("T1", f"{quote(move)} is not a move")
+    try:
+        phase = state.phase
+    except AttributeError:
+        raise _not_a_state(state) from None
+    if phase is Phase.GAME_OVER:
         raise IllegalMoveError("E1", "the game is over")
-    if seat is not None and seat != state.current_player:
-        rule = "R4" if state.phase is Phase.TAKE_PILES else "R5"
-        raise IllegalMoveError(rule, f"seat {state.current_player} is to move, not seat {seat!r}")
-    # One isinstance check per case, so the commonest moves come first.
-    match move:
-        case PlayRoute():
-            return actions.play_route(state, move.kind, move.to, move.take)
-        case EndTurn():
-            return actions.end_turn(state)
-        case TakePile():
-            return actions.take_pile(state, move.pile)
-        case PlayRequest():
-            return actions.play_request(state, move.request, move.delivered)
-        case DiscardCard():
-            return actions.discard_card(state, move.card)
-        case PlayFeedMove():
-            return actions.play_feed_move(state, move.to, move.take)
-        case PlayExtraGood():
-            return actions.play_extra_good(state, move.good)
-        case PlayFeedExtraGood():
-            return actions.play_feed_extra_good(state, move.good)
-        case DiscardPile():
-            return actions.discard_pile(state, move.pile)
+    # A bool or a float equal to the seat is not the seat.
+    if seat is not None and (type(seat) is not int or seat != state.current_player):
+        rule = "R4" if phase is Phase.TAKE_PILES else "R5"
+        raise IllegalMoveError(
+            rule, f"seat {state.current_player} is to move, not seat {quote(seat)}"
+        )
+    try:
+        # One isinstance check per case, so the commonest moves come first.
+        match move:
+            case PlayRoute():
+                return actions.play_route(state, move.kind, move.to, move.take)
+            case EndTurn():
+                return actions.end_turn(state)
+            case TakePile():
+                return actions.take_pile(state, move.pile)
+            case PlayRequest():
+                return actions.play_request(state, move.request, move.delivered)
+            case DiscardCard():
+                return actions.discard_card(state, move.card)
+            case PlayFeedMove():
+                return actions.play_feed_move(state, move.to, move.take)
+            case PlayExtraGood():
+                return actions.play_extra_good(state, move.good)
+            case PlayFeedExtraGood():
+                return actions.play_feed_extra_good(state, move.good)
+            case DiscardPile():
+                return actions.discard_pile(state, move.pile)
+    except AttributeError:
+        # A look-alike of a state (an Observation, say) fails somewhere inside.
+        if isinstance(state, GameState):
+            raise
+        raise _not_a_state(state) from None
     raise AssertionError("unreachable: every move type has a case")  # pragma: no cover
 
 

@@ -19,10 +19,13 @@ U cup, P pot, V vase); ``+V`` means "take a vase"::
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from troedler.board import RouteKind
-from troedler.cards import Card, RequestCard
+from troedler.cards import CARD_TYPES, Card, RequestCard
+from troedler.errors import ConfigurationError, quote
 from troedler.goods import Good, Goods
 
 __all__ = [
@@ -39,15 +42,46 @@ __all__ = [
 ]
 
 
+# Moves check the types of their fields when built, and nothing else: whether
+# a move is legal is apply_move's question. A bool or a float is not a pile
+# number, an int is not a good: look-alikes are refused, not converted, so
+# that a move equal to a listed one is that move. The engine builds its
+# moves once and reuses them, so the checks cost nothing a move.
+
+
+def _bad(move: str, field: str, expected: str, value: object) -> ConfigurationError:
+    return ConfigurationError(f"{move}.{field} must be {expected}, not {quote(value)}")
+
+
+def _pile_number(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or value < 0:
+        raise _bad(type(instance).__name__, attribute.name, "a pile number (an int)", value)
+
+
+def _village(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if type(value) is not str:
+        raise _bad(type(instance).__name__, attribute.name, "a village name", value)
+
+
+def _good(instance: object, attribute: attrs.Attribute[Good], value: object) -> None:
+    if type(value) is not Good:
+        raise _bad(type(instance).__name__, attribute.name, "a Good", value)
+
+
+def _good_or_none(instance: object, attribute: attrs.Attribute[Good | None], value: object) -> None:
+    if value is not None and type(value) is not Good:
+        raise _bad(type(instance).__name__, attribute.name, "a Good or None", value)
+
+
 def _take(good: Good | None) -> str:
-    return "" if good is None else f" +{good.code}" if isinstance(good, Good) else f" +{good!r}"
+    return "" if good is None else f" +{good.code}"
 
 
 @attrs.frozen
 class TakePile:
     """Take dealer pile ``pile`` into hand (R4)."""
 
-    pile: int
+    pile: int = attrs.field(validator=_pile_number)
 
     def __str__(self) -> str:
         return f"take {self.pile}"
@@ -57,7 +91,7 @@ class TakePile:
 class DiscardPile:
     """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4)."""
 
-    pile: int
+    pile: int = attrs.field(validator=_pile_number)
 
     def __str__(self) -> str:
         return f"discard {self.pile}"
@@ -67,20 +101,24 @@ class DiscardPile:
 class PlayRoute:
     """Play a route card of ``kind`` to move to ``to``, taking ``take`` there (T2)."""
 
-    kind: RouteKind
-    to: str
-    take: Good | None = None
+    kind: RouteKind = attrs.field()
+    to: str = attrs.field(validator=_village)
+    take: Good | None = attrs.field(default=None, validator=_good_or_none)
+
+    @kind.validator
+    def _kind(self, attribute: attrs.Attribute[RouteKind], value: object) -> None:
+        if type(value) is not RouteKind:
+            raise _bad("PlayRoute", "kind", "a RouteKind", value)
 
     def __str__(self) -> str:
-        kind = self.kind.code if isinstance(self.kind, RouteKind) else repr(self.kind)
-        return f"{kind} {self.to}{_take(self.take)}"
+        return f"{self.kind.code} {self.to}{_take(self.take)}"
 
 
 @attrs.frozen
 class PlayExtraGood:
     """Play an extra good (+1) card to take ``good`` where the cart stands (T3)."""
 
-    good: Good
+    good: Good = attrs.field(validator=_good)
 
     def __str__(self) -> str:
         return f"extra{_take(self.good)}"
@@ -90,8 +128,8 @@ class PlayExtraGood:
 class PlayFeedMove:
     """Play special feed to move to ``to`` along any route, taking ``take`` (T5a)."""
 
-    to: str
-    take: Good | None = None
+    to: str = attrs.field(validator=_village)
+    take: Good | None = attrs.field(default=None, validator=_good_or_none)
 
     def __str__(self) -> str:
         return f"feed {self.to}{_take(self.take)}"
@@ -101,7 +139,7 @@ class PlayFeedMove:
 class PlayFeedExtraGood:
     """Play special feed to take ``good`` where the cart stands (T5b)."""
 
-    good: Good
+    good: Good = attrs.field(validator=_good)
 
     def __str__(self) -> str:
         return f"feed{_take(self.good)}"
@@ -118,9 +156,17 @@ class PlayRequest:
     request: RequestCard
     delivered: Goods
 
+    def __attrs_post_init__(self) -> None:
+        if type(self.request) is not RequestCard:
+            raise _bad("PlayRequest", "request", "a RequestCard", self.request)
+        if type(self.delivered) is not Goods:
+            raise _bad("PlayRequest", "delivered", "Goods", self.delivered)
+
     @classmethod
     def exact(cls, request: RequestCard) -> PlayRequest:
         """Fulfil ``request`` with exactly the goods it shows (no feed)."""
+        if cls is PlayRequest:
+            return _exact(request)
         return cls(request, request.goods)
 
     @property
@@ -158,8 +204,25 @@ class DiscardCard:
 
     card: Card
 
+    def __attrs_post_init__(self) -> None:
+        if type(self.card) not in CARD_TYPES:
+            raise _bad("DiscardCard", "card", "a card", self.card)
+
     def __str__(self) -> str:
         return f"discard {self.card}"
+
+
+# The moves listed again and again, one object per card: listing them builds
+# nothing. Bounded: a catalogue holds a few dozen card values.
+@functools.lru_cache(maxsize=1024)
+def _exact(request: RequestCard) -> PlayRequest:
+    return PlayRequest(request, request.goods)
+
+
+@functools.lru_cache(maxsize=1024)
+def discard_move(card: Card) -> DiscardCard:
+    """The :class:`DiscardCard` of ``card``: one object per card value."""
+    return DiscardCard(card)
 
 
 Move = (

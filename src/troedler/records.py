@@ -11,7 +11,8 @@ naming the field (``moves[17]``, ``result.points``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -19,8 +20,21 @@ from troedler.actions import hand_limit_discards
 from troedler.board import Board
 from troedler.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
 from troedler.datafile import Fields, describe
-from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, NotationError
+from troedler.errors import (
+    ConfigurationError,
+    FormatError,
+    IllegalMoveError,
+    NotationError,
+    quote,
+)
 from troedler.legal import apply_move
+from troedler.limits import (
+    MAX_MOVES,
+    MAX_SEAT_NAME,
+    check_seat_names,
+    check_seed,
+    seat_name_problem,
+)
 from troedler.moves import DiscardCard, EndTurn, Move
 from troedler.notation import MAX_TEXT, parse_move
 from troedler.rules import Rules
@@ -37,23 +51,57 @@ from troedler.serialization import (
 from troedler.setup import new_game
 from troedler.state import GameState, Phase
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "GameResult", "replay"]
+__all__ = [
+    "MAX_MOVES",
+    "MAX_SEAT_NAME",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "GameRecord",
+    "GameResult",
+    "replay",
+]
 
 RECORD_FORMAT = "troedler-record"
 RECORD_VERSION = 2
-MAX_MOVES = 100_000
-MAX_SEAT_NAME = 64
+
+
+MAX_RESULT_NUMBER = 10_000
+"""The largest damage or points a result may hold: far beyond any game."""
+
+
+def _numbers(value: Iterable[int]) -> tuple[int, ...]:
+    """``value`` as a tuple of small non-negative ints (no bools, no floats)."""
+    items = _as_tuple(value, "numbers")
+    for item in items:
+        if type(item) is not int or not 0 <= item <= MAX_RESULT_NUMBER:
+            raise ConfigurationError(
+                f"a game result holds ints 0 to {MAX_RESULT_NUMBER}, not {quote(item)}"
+            )
+    return items
+
+
+def _as_tuple(value: Iterable[Any], what: str) -> tuple[Any, ...]:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise ConfigurationError(f"expected a sequence of {what}, got {quote(value)}")
+    return tuple(value)
+
+
+def _texts(value: Iterable[str]) -> tuple[str, ...]:
+    return _as_tuple(value, "texts")
 
 
 @attrs.frozen
 class GameResult:
-    """How a finished game ended: per seat damage and points; who lost and won."""
+    """How a finished game ended: per seat damage and points; who lost and won.
 
-    damage: tuple[int, ...]
-    points: tuple[int, ...]
-    totally_damaged: tuple[int, ...]
+    Its sequences are tuples of ints 0 to 10,000, whatever they are built from.
+    """
+
+    damage: tuple[int, ...] = attrs.field(converter=_numbers)
+    points: tuple[int, ...] = attrs.field(converter=_numbers)
+    totally_damaged: tuple[int, ...] = attrs.field(converter=_numbers)
     """Seats with total damage, in seat order."""
-    winners: tuple[int, ...]
+    winners: tuple[int, ...] = attrs.field(converter=_numbers)
     """Winning seats, in seat order."""
 
     @classmethod
@@ -71,19 +119,57 @@ class GameResult:
 # repr=False: the generated repr lists every move.
 @attrs.frozen(repr=False)
 class GameRecord:
-    """A whole game, or its beginning, as it can be stored and replayed."""
+    """A whole game, or its beginning, as it can be stored and replayed.
+
+    Building one checks every value against the domain that
+    :meth:`from_json` reads (see :mod:`troedler.limits`): the seed, a
+    printable name of 1 to 64 characters per seat, at most 100,000 moves of
+    text, the starting dealer a seat; sequences become tuples.
+    :class:`~troedler.ConfigurationError` otherwise. Whether the moves are
+    legal is checked by :meth:`of_game` and when a record is read, by
+    replaying it.
+    """
 
     rules: Rules
     fingerprint: str
     """Of the board and cards the game was played with (see ``docs/format.md``)."""
     seed: int
     starting_dealer: int
-    seats: tuple[str, ...]
+    seats: tuple[str, ...] = attrs.field(converter=_texts)
     """A name for each seat, in seat order."""
-    moves: tuple[str, ...]
+    moves: tuple[str, ...] = attrs.field(converter=_texts)
     """Every move in notation, in the order made."""
     result: GameResult | None
     """None while the game is not over."""
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise ConfigurationError(f"a record needs Rules, not {quote(self.rules)}")
+        n = self.rules.num_players
+        if not isinstance(self.fingerprint, str) or not 0 < len(self.fingerprint) <= 64:
+            raise ConfigurationError(f"expected a fingerprint, got {quote(self.fingerprint)}")
+        check_seed(self.seed)
+        if type(self.starting_dealer) is not int or not 0 <= self.starting_dealer < n:
+            raise ConfigurationError(
+                f"S3: the starting dealer is a seat 0 to {n - 1}, not {quote(self.starting_dealer)}"
+            )
+        check_seat_names(self.seats, n)
+        if len(self.moves) > MAX_MOVES:
+            raise ConfigurationError(
+                f"a record holds at most {MAX_MOVES} moves, not {len(self.moves)}"
+            )
+        for i, move in enumerate(self.moves):
+            if not isinstance(move, str) or len(move) > MAX_TEXT:
+                raise ConfigurationError(
+                    f"moves[{i}]: expected a move in notation, not {quote(move)}"
+                )
+        result = self.result
+        if result is not None and (
+            not isinstance(result, GameResult) or len(result.damage) != n or len(result.points) != n
+        ):
+            raise ConfigurationError(
+                f"expected None or a GameResult for {n} seats, not {quote(result)}"
+            )
 
     def __repr__(self) -> str:
         if self.result is None:
@@ -123,8 +209,12 @@ class GameRecord:
         """The record of a game that began with ``first`` and went on with ``moves``.
 
         ``first`` must be a state :func:`troedler.new_game` returns; the moves
-        are applied to check them and to find the result.
+        are applied to check them and to find the result. ``seats`` are 1 to
+        64 printable characters each (see :mod:`troedler.limits`); at most
+        100,000 moves. :class:`~troedler.ConfigurationError` otherwise.
         """
+        if not isinstance(first, GameState):
+            raise ConfigurationError(f"a record begins with a GameState, not {quote(first)}")
         n = first.num_players
         again = new_game(
             n,
@@ -136,9 +226,10 @@ class GameRecord:
         )
         if again != first or first.round != 1:
             raise ConfigurationError("a record begins with a state new_game returned")
-        names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(n))
-        if len(names) != n:
-            raise ConfigurationError(f"{n} seat names needed, got {len(names)}")
+        names = check_seat_names(seats if seats is not None else (f"seat {i}" for i in range(n)), n)
+        moves = tuple(moves)
+        if len(moves) > MAX_MOVES:
+            raise ConfigurationError(f"a record holds at most {MAX_MOVES} moves, not {len(moves)}")
         state = first
         for move in moves:
             state = apply_move(state, move)
@@ -197,10 +288,9 @@ class GameRecord:
         n = rules.num_players
         seats = []
         for path, value in top.items("seats", 4):
-            if not isinstance(value, str) or not 0 < len(value) <= MAX_SEAT_NAME:
-                raise FormatError("record", path, f"expected a seat name, got {describe(value)}")
-            if not value.isprintable():
-                raise FormatError("record", path, "a seat name must be printable text")
+            problem = seat_name_problem(value)
+            if problem is not None or not isinstance(value, str):
+                raise FormatError("record", path, problem or "expected a seat name")
             seats.append(value)
         if len(seats) != n:
             raise top.error("seats", f"expected {n} seat names for these rules, got {len(seats)}")
@@ -360,6 +450,8 @@ def replay(
     record's fingerprint; a move that does not apply where it stands is a
     :class:`FormatError` naming it (``moves[17]``).
     """
+    if not isinstance(record, GameRecord):
+        raise ConfigurationError(f"replay needs a GameRecord, not {quote(record)}")
     fields = Fields("record", "", {"fingerprint": record.fingerprint})
     board, cards = board_and_cards(fields, board, cards)
     return _replay(record, board, cards)

@@ -6,12 +6,22 @@ from typing import Any
 
 import attrs
 
-from troedler.errors import ConfigurationError
+from troedler.errors import ConfigurationError, quote
 
 __all__ = ["Rules"]
 
 _END_THRESHOLD = {2: 7, 3: 6, 4: 5}
 _SETUP_DISCARDS = {2: 7, 3: 9, 4: 9}
+
+OPTION_RANGES = {
+    "end_threshold": (1, 30),
+    "hand_limit": (0, 20),
+    "setup_requests": (0, 26),
+    "setup_feed": (0, 24),
+}
+"""The sane range of each numeric option. The game has 30 goods requests, 26
+of them in the deck, and 24 special feed in the deck; a hand limit above 20
+would let four hands hold nearly the whole deck."""
 
 
 @attrs.frozen(cache_hash=True)
@@ -34,7 +44,7 @@ class Rules:
     two_player_rules: bool
     """Dealer discards a pile before taking (R4) and total damage by a margin (E4)."""
     hand_limit: int = 4
-    """Cards a player may keep after their turn (T7)."""
+    """Cards a player may keep after their turn (T7); 0 to 20."""
     setup_requests: int = 9
     """Goods requests shuffled into the set-up discard pile (S5)."""
     setup_feed: int = 9
@@ -50,24 +60,25 @@ class Rules:
 
     def __attrs_post_init__(self) -> None:
         if type(self.num_players) is not int or self.num_players not in _END_THRESHOLD:
-            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {self.num_players!r}")
+            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {quote(self.num_players)}")
+        for name in ("two_player_rules", "reshuffle_mid_forming"):
+            value = getattr(self, name)
+            if type(value) is not bool:
+                raise ConfigurationError(f"rules.{name} must be True or False, not {quote(value)}")
         if self.two_player_rules and self.num_players != 2:
             raise ConfigurationError(f"R4: two-player rules need 2 players, not {self.num_players}")
-        for name, low, high in (
-            ("end_threshold", 1, 30),
-            ("hand_limit", 0, 100),
-            ("setup_requests", 0, 26),
-            ("setup_feed", 0, 24),
-        ):
+        for name, (low, high) in OPTION_RANGES.items():
             value = getattr(self, name)
             if type(value) is not int or not low <= value <= high:
-                raise ConfigurationError(f"rules.{name} must be {low} to {high}, not {value!r}")
+                raise ConfigurationError(
+                    f"rules.{name} must be {low} to {high}, not {quote(value)}"
+                )
 
     @classmethod
     def for_players(cls, num_players: int, **options: Any) -> Rules:
         """The rulebook's rules for ``num_players``, with ``options`` changed."""
         if type(num_players) is not int or num_players not in _END_THRESHOLD:
-            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {num_players!r}")
+            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {quote(num_players)}")
         defaults: dict[str, Any] = {
             "num_players": num_players,
             "end_threshold": _END_THRESHOLD[num_players],
@@ -77,6 +88,6 @@ class Rules:
         }
         unknown = set(options) - set(attrs.fields_dict(cls))
         if unknown:
-            raise ConfigurationError(f"unknown rules option {sorted(unknown)[0]!r}")
+            raise ConfigurationError(f"unknown rules option {quote(sorted(map(str, unknown))[0])}")
         defaults.update(options)
         return cls(**defaults)

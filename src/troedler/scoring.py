@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
-from troedler.errors import ConfigurationError, TroedlerError
+from troedler.errors import ConfigurationError, TroedlerError, quote
 from troedler.state import GameState
 
 __all__ = ["TWO_PLAYER_DAMAGE_MARGIN", "Outcome", "Tally", "outcome", "score"]
@@ -61,6 +61,8 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
     >>> result.damage, result.points, sorted(result.winners)
     ((7, 6), (26, 24), [0])
     """
+    if isinstance(tallies, str | bytes) or not isinstance(tallies, Iterable):
+        raise ConfigurationError(f"score needs a sequence of tallies, not {quote(tallies)}")
     tallies = tuple(tallies)
     if not 2 <= len(tallies) <= 4:
         raise ConfigurationError(f"S1: scoring needs 2 to 4 players, got {len(tallies)}")
@@ -70,7 +72,7 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
             for n in (tally.feed_used, tally.goods_held, *tally.request_points)
         ):
             raise ConfigurationError(
-                f"tally of seat {seat} must hold non-negative ints, got {tally!r}"
+                f"tally of seat {seat} must hold non-negative ints, got {quote(tally)}"
             )
     if two_player_rules is None:
         two_player_rules = len(tallies) == 2
@@ -102,6 +104,10 @@ def _totally_damaged(damage: tuple[int, ...], two_player_rules: bool) -> frozens
 
 def tally(state: GameState, seat: int) -> Tally:
     """Seat ``seat``'s tally as things stand."""
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"tally needs a GameState, not {quote(state)}")
+    if type(seat) is not int or not 0 <= seat < state.num_players:
+        raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {quote(seat)}")
     player = state.players[seat]
     return Tally(
         feed_used=player.feed_used,
@@ -112,6 +118,8 @@ def tally(state: GameState, seat: int) -> Tally:
 
 def outcome(state: GameState) -> Outcome:
     """The result of a finished game; :class:`TroedlerError` if it is not over."""
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"outcome needs a GameState, not {quote(state)}")
     if not state.is_over:
         raise TroedlerError(f"E1: the game is not over (round {state.round}, {state.phase.value})")
     return score(

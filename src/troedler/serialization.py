@@ -9,6 +9,7 @@ The format is documented in ``docs/format.md``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import Counter
@@ -23,10 +24,11 @@ from troedler.cards import (
     sort_hand,
 )
 from troedler.datafile import Fields, array_items, describe
-from troedler.errors import ConfigurationError, FormatError, NotationError
+from troedler.errors import ConfigurationError, FormatError, NotationError, quote
 from troedler.goods import Good, Goods
+from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rules import Rules
+from troedler.rules import OPTION_RANGES, Rules
 from troedler.state import (
     TOTAL_GOODS,
     GameState,
@@ -40,6 +42,7 @@ from troedler.state import (
 
 __all__ = [
     "MAX_JSON_CHARS",
+    "MAX_JSON_DEPTH",
     "STATE_FORMAT",
     "STATE_VERSION",
     "fingerprint",
@@ -52,11 +55,14 @@ STATE_FORMAT = "troedler-state"
 STATE_VERSION = 2
 MAX_JSON_CHARS = 4_000_000
 """Longest JSON text accepted, in characters: far beyond any real game."""
-SEED_RANGE = (-(2**63), 2**64 - 1)
-MAX_COUNT = 1_000_000
+MAX_JSON_DEPTH = 8
+"""Deepest nesting of arrays and objects accepted; troedler's documents need 4."""
+SEED_RANGE = (MIN_SEED, MAX_SEED)
+"""The seeds a document may hold (see :mod:`troedler.limits`)."""
 MAX_CARDS_IN_LIST = 200
 
 
+@functools.lru_cache(maxsize=16)
 def fingerprint(board: Board, cards: CardCatalogue) -> str:
     """A short hash of the board and card catalogue a game was played with."""
     data = {
@@ -100,11 +106,18 @@ def _codes(cards: Any) -> list[str]:
 def state_to_json(state: GameState) -> str:
     """``state`` as JSON text (see ``docs/format.md``).
 
+    Only a state :func:`state_from_json` reads back is written: one that
+    passes :func:`troedler.check_invariants`. Any other raises
+    :class:`~troedler.ConfigurationError` naming what is wrong.
+
     >>> from troedler import new_game
     >>> state = new_game(2, seed=1)
     >>> state_from_json(state_to_json(state)) == state
     True
     """
+    found = problems(state)
+    if found:
+        raise ConfigurationError("cannot write a state no game can reach: " + "; ".join(found))
     board = state.board
     last_discard = state.turn.last_discard
     data = {
@@ -151,8 +164,41 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+class _RepeatedKey(Exception):
+    """A JSON object names one key twice."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    table = dict(pairs)
+    if len(table) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return table
+
+
+def _depth_above(value: object, limit: int) -> bool:
+    """Whether arrays and objects in ``value`` nest more than ``limit`` deep."""
+    level = [value]
+    for _ in range(limit):
+        inner: list[object] = []
+        for item in level:
+            if type(item) is dict:
+                inner.extend(x for x in item.values() if type(x) is dict or type(x) is list)
+            elif type(item) is list:
+                inner.extend(x for x in item if type(x) is dict or type(x) is list)
+        if not inner:
+            return False
+        level = inner
+    return True
+
+
 def load_json(text: str | bytes, source: str) -> object:
-    """Parse JSON text from outside; :class:`FormatError` for anything that is not JSON."""
+    """Parse JSON text from outside; :class:`FormatError` for anything that is
+    not JSON, names a key twice in one object, or nests more than
+    :data:`MAX_JSON_DEPTH` deep."""
     if isinstance(text, bytes | bytearray):
         if len(text) > 4 * MAX_JSON_CHARS:
             raise FormatError(source, "", f"is {len(text)} bytes, more than allowed")
@@ -165,11 +211,19 @@ def load_json(text: str | bytes, source: str) -> object:
     if len(text) > MAX_JSON_CHARS:
         raise FormatError(source, "", f"is {len(text)} characters, more than {MAX_JSON_CHARS}")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object)
     except RecursionError:
         raise FormatError(source, "", "is nested too deeply") from None
+    except _RepeatedKey as repeated:
+        # With a key twice, readers disagree on which value counts: refuse both.
+        raise FormatError(
+            source, "", f"names the key {quote(repeated.args[0])} twice in one object"
+        ) from None
     except ValueError as error:  # JSONDecodeError, and integers too long to read
-        raise FormatError(source, "", f"is not valid JSON ({error})") from None
+        raise FormatError(source, "", f"is not valid JSON ({quote(str(error), 120)})") from None
+    if _depth_above(data, MAX_JSON_DEPTH):
+        raise FormatError(source, "", f"is nested more than {MAX_JSON_DEPTH} deep")
+    return data
 
 
 def check_version(top: Fields, expected_format: str, newest: int) -> int:
@@ -195,11 +249,11 @@ def rules_from_data(fields: Fields) -> Rules:
     try:
         return Rules(
             num_players=fields.integer("num_players", 2, 4),
-            end_threshold=fields.integer("end_threshold", 1, 30),
+            end_threshold=fields.integer("end_threshold", *OPTION_RANGES["end_threshold"]),
             two_player_rules=fields.boolean("two_player_rules"),
-            hand_limit=fields.integer("hand_limit", 0, 100),
-            setup_requests=fields.integer("setup_requests", 0, 26),
-            setup_feed=fields.integer("setup_feed", 0, 24),
+            hand_limit=fields.integer("hand_limit", *OPTION_RANGES["hand_limit"]),
+            setup_requests=fields.integer("setup_requests", *OPTION_RANGES["setup_requests"]),
+            setup_feed=fields.integer("setup_feed", *OPTION_RANGES["setup_feed"]),
             reshuffle_mid_forming=fields.boolean("reshuffle_mid_forming"),
             explicit_chance=explicit,
         )
@@ -335,8 +389,8 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
         board=board,
         cards=cards,
         seed=top.integer("seed", *SEED_RANGE),
-        shuffles=top.integer("shuffles", 0, MAX_COUNT),
-        round=top.integer("round", 1, MAX_COUNT),
+        shuffles=top.integer("shuffles", 0, MAX_SHUFFLES),
+        round=top.integer("round", 1, MAX_ROUNDS),
         dealer=top.integer("dealer", 0, n - 1),
         phase=phases[phase_name],
         current_player=top.optional_integer("current_player", 0, n - 1),

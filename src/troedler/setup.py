@@ -23,17 +23,14 @@ from troedler.cards import (
 )
 from troedler.chance import shuffled
 from troedler.datafile import describe
-from troedler.errors import ConfigurationError, IllegalMoveError
-from troedler.goods import Good, Goods
+from troedler.errors import ConfigurationError, IllegalMoveError, quote
+from troedler.goods import GOODS_PER_KIND, Good, Goods
+from troedler.limits import check_seed
 from troedler.pile import Pile
 from troedler.rules import Rules
-from troedler.state import NO_TURN, GameState, Phase, PlayerState
+from troedler.state import NO_TURN, SETUP_SHUFFLES, GameState, Phase, PlayerState
 
 __all__ = ["SETUP_SHUFFLES", "deal", "new_explicit_game", "new_game", "setup_outcomes"]
-
-GOODS_PER_KIND = 8
-SETUP_SHUFFLES = 4
-"""Shuffles made by the set-up (goods, chosen requests, discard pile, game-round pile)."""
 
 
 def new_game(
@@ -63,8 +60,7 @@ def new_game(
             "rules.explicit_chance: a seeded game takes its chance from the seed; "
             "start a game with explicit chance with new_explicit_game"
         )
-    if type(seed) is not int:
-        raise ConfigurationError(f"the seed must be an int, not {seed!r}")
+    check_seed(seed)
 
     # S4: the 48 goods, mixed, dealt onto the numbered villages in board order.
     goods_bag = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
@@ -118,17 +114,23 @@ def _table(
     rules = Rules.for_players(num_players) if rules is None else rules
     if not isinstance(rules, Rules) or rules.num_players != num_players:
         raise ConfigurationError(
-            f"S1: the rules must be a Rules for {num_players} players, got {rules!r}"
+            f"S1: the rules must be a Rules for {quote(num_players)} players, got {quote(rules)}"
         )
     if type(starting_dealer) is not int or not 0 <= starting_dealer < num_players:
         raise ConfigurationError(
             f"S3: the starting dealer must be a seat 0 to {num_players - 1}, "
-            f"not {starting_dealer!r}"
+            f"not {quote(starting_dealer)}"
         )
     board = default_board() if board is None else board
     cards = default_cards() if cards is None else cards
     if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
         raise ConfigurationError("board must be a Board and cards a CardCatalogue")
+    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
+        raise ConfigurationError(
+            f"S5: the set-up takes {rules.setup_requests} goods requests and "
+            f"{rules.setup_feed} special feed; the cards have {len(cards.requests)} and "
+            f"{cards.special_feed}"
+        )
     starts = [board.start_village(seat, num_players) for seat in range(num_players)]
     for village in starts:
         _check_starting_set(board, cards, village)

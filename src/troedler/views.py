@@ -13,6 +13,9 @@ a full state, as an information-set search bot needs:
 
 from __future__ import annotations
 
+import itertools
+import math
+import operator
 import random
 from collections import Counter
 from typing import Literal
@@ -23,20 +26,45 @@ from troedler.board import Board
 from troedler.cards import (
     Card,
     CardCatalogue,
+    ExtraGoodCard,
     RequestCard,
+    RouteCard,
     SpecialFeedCard,
     sort_hand,
 )
-from troedler.errors import ConfigurationError, TroedlerError
-from troedler.goods import Goods
+from troedler.errors import ConfigurationError, quote
+from troedler.goods import GOODS_PER_KIND, Goods
 from troedler.legal import legal_moves
+from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
 from troedler.moves import Move
 from troedler.pile import Pile
 from troedler.rules import Rules
-from troedler.setup import SETUP_SHUFFLES
-from troedler.state import GameState, Phase, PlayerState, Turn, cards_in_play
+from troedler.state import (
+    SETUP_SHUFFLES,
+    GameState,
+    Phase,
+    PlayerState,
+    Turn,
+    cards_in_play,
+    hand_size_problems,
+    setup_goods_problem,
+    taker_problem,
+)
 
-__all__ = ["Observation", "Recall", "determinize", "observe"]
+_CARD_TYPE_SET = frozenset((RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard))
+_CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
+_VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
+_MOST_DISCARDS = 200
+"""More discards than the game has cards."""
+
+__all__ = [
+    "SETUP_SHUFFLES",
+    "Observation",
+    "Recall",
+    "determinize",
+    "observation_problem",
+    "observe",
+]
 
 Recall = Literal["perfect", "table"]
 
@@ -111,9 +139,13 @@ def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
     if state.phase is Phase.SET_UP:  # chance is still laying it
         return len(state.discard_pile)
-    portion = state.rules.setup_requests + state.rules.setup_feed
+    return _setup_portion_of(state.rules, state.shuffles, len(state.discard_pile))
+
+
+def _setup_portion_of(rules: Rules, shuffles: int, discards: int) -> int:
+    portion = rules.setup_requests + rules.setup_feed
     # A state built by hand may lack the set-up pile: then nothing is hidden.
-    if state.shuffles != SETUP_SHUFFLES or len(state.discard_pile) < portion:
+    if shuffles != SETUP_SHUFFLES or discards < portion:
         return 0
     return portion
 
@@ -126,10 +158,12 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     >>> seen.hands[0] is not None, seen.hands[1], seen.hand_sizes
     (True, None, (3, 3, 3))
     """
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"observe needs a GameState, not {quote(state)}")
     if type(seat) is not int or not 0 <= seat < state.num_players:
-        raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {seat!r}")
+        raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {quote(seat)}")
     if recall not in ("perfect", "table"):
-        raise ConfigurationError(f"recall is 'perfect' or 'table', not {recall!r}")
+        raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
     perfect = recall == "perfect"
     pile = state.discard_pile
     if perfect:
@@ -190,11 +224,21 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
 
     Every card the seat does not know is placed uniformly at random among the
     places consistent with what it knows: value piles hold only special feed
-    and goods requests, and with perfect recall the hidden part of the
-    set-up discard pile holds exactly its remaining requests and feed. The
-    seed of the state is drawn from ``rng`` too, since the real one is not
-    known. :class:`TroedlerError` if the observation is not consistent.
+    and goods requests, and until the first reshuffle the hidden part of the
+    set-up discard pile holds exactly its remaining requests and feed (I2).
+    The seed of the state is drawn from ``rng`` too, since the real one is
+    not known. ``rng`` must be a :class:`random.Random`.
+
+    :class:`~troedler.ConfigurationError` (a :class:`TroedlerError`) if the
+    observation is not one :func:`observe` can give: a wrong type, an unknown
+    village, sizes that disagree with the cards shown, a seat out of range,
+    or cards hidden where the seat would have seen them.
     """
+    problem = observation_problem(observation)
+    if problem is not None:
+        raise ConfigurationError(f"not an observation of a game: {problem}")
+    if not isinstance(rng, random.Random):
+        raise ConfigurationError(f"rng must be a random.Random, not {quote(rng)}")
     o = observation
     n = o.rules.num_players
     unknown = cards_in_play(o.cards, o.board, n)
@@ -207,44 +251,85 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         known.update(card for card in dealer_pile or () if card is not None)
     known.update(card for card in o.discard_pile if card is not None)
     if known - unknown:
-        raise TroedlerError("the observation holds cards the game does not have")
+        raise ConfigurationError("the observation holds cards the game does not have")
     unknown -= known
     pool = list(unknown.elements())
-    rng.shuffle(pool)
 
     def take(eligible: type | tuple[type, ...], count: int) -> list[Card]:
-        chosen = [card for card in pool if isinstance(card, eligible)][:count]
-        if len(chosen) < count:
-            raise TroedlerError("the observation leaves too few cards for its stacks")
-        for card in chosen:
-            pool.remove(card)
-        return chosen
+        # A uniform sample of the eligible cards, taken before the rest is
+        # shuffled: taking the first ones of a shuffled pool would leave the
+        # others of their kind bunched towards its end.
+        places = [i for i, card in enumerate(pool) if isinstance(card, eligible)]
+        if len(places) < count:
+            raise ConfigurationError("the observation leaves too few cards for its stacks")
+        chosen = sorted(rng.sample(places, count), reverse=True)
+        cards = [pool[i] for i in chosen]
+        for i in chosen:
+            del pool[i]
+        return cards
 
     discard = list(o.discard_pile)
-    hidden_setup = [i for i, card in enumerate(discard) if card is None]
-    if o.recall == "perfect" and hidden_setup:
-        # Known from the rules: the set-up pile held so many feed and requests.
-        hidden_count = o.rules.setup_requests + o.rules.setup_feed - 1
-        # They must be exactly the bottom cards, under a known top card.
-        bottom = len(hidden_setup) == hidden_count and hidden_setup[-1] == hidden_count - 1
-        if not bottom or len(discard) <= hidden_count:
-            raise TroedlerError("the observation hides other cards than the set-up pile's")
-        top = discard[hidden_count]
-        feed = o.rules.setup_feed - (1 if isinstance(top, SpecialFeedCard) else 0)
-        requests = o.rules.setup_requests - (1 if isinstance(top, RequestCard) else 0)
+    setting_up = o.phase is Phase.SET_UP
+    portion = len(discard) if setting_up else _setup_portion_of(o.rules, o.shuffles, len(discard))
+    if portion:
+        # Known from the rules: the set-up pile holds so many feed and requests
+        # (I2). While chance still lays it, the part laid is a random part of
+        # that make-up.
+        setup = [card for card in discard[:portion] if card is not None]
+        feed = o.rules.setup_feed - sum(1 for card in setup if type(card) is SpecialFeedCard)
+        requests = o.rules.setup_requests - sum(1 for card in setup if type(card) is RequestCard)
+        hidden = [i for i in range(portion) if discard[i] is None]
+        if (
+            feed < 0
+            or requests < 0
+            or len(setup) + len(hidden) != portion
+            or any(type(card) not in _VALUE_PILE_TYPES for card in setup)
+            or feed + requests < len(hidden)
+            or (not setting_up and feed + requests != len(hidden))
+        ):
+            raise ConfigurationError("the set-up discard pile shows other cards than its own (I2)")
+        if setting_up:
+            slots = rng.sample([True] * feed + [False] * requests, len(hidden))
+            feed, requests = slots.count(True), slots.count(False)
+    else:
+        feed = requests = 0
+        hidden = []
+    hidden_value_cards = sum(
+        size for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True) if pile is None
+    )
+    # A hidden hand that still owes hand-limit discards must be able to make
+    # them (T7): it is drawn first, among the hands that can, each weighted by
+    # the ways to fill the set-up pile and the value piles after it.
+    due, seat = o.discards_due, o.current_player
+    pending: tuple[Card, ...] | None = None
+    if due and seat is not None and o.hands[seat] is None:
+        pending = _pending_hand(
+            pool,
+            o.hand_sizes[seat],
+            (due, o.last_discard, o.rules.hand_limit),
+            (feed, requests, hidden_value_cards),
+            rng,
+        )
+    if hidden:
         fill = take(SpecialFeedCard, feed) + take(RequestCard, requests)
         rng.shuffle(fill)
-        for i, card in zip(hidden_setup, fill, strict=True):
+        for i, card in zip(hidden, fill, strict=True):
             discard[i] = card
     value_piles = []
     for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True):
         value_piles.append(
             pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
         )
+    rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
     hands = []
-    for hand, size in zip(o.hands, o.hand_sizes, strict=True):
-        hands.append(hand if hand is not None else tuple(_deal(pool, size)))
+    for s, (hand, size) in enumerate(zip(o.hands, o.hand_sizes, strict=True)):
+        if hand is not None:
+            hands.append(hand)
+        elif s == seat and pending is not None:
+            hands.append(pending)
+        else:
+            hands.append(tuple(_deal(pool, size)))
     dealer_piles: list[tuple[Card, ...] | None] = []
     for dealer_pile in o.dealer_piles:
         if dealer_pile is None:
@@ -260,8 +345,8 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         # them up: until then it is held in hand order (R2).
         game_round_pile = sort_hand(game_round_pile)
     if pool:
-        raise TroedlerError("the observation leaves cards with no place")
-    return GameState(
+        raise ConfigurationError("the observation leaves cards with no place")
+    state = GameState(
         rules=o.rules,
         board=o.board,
         cards=o.cards,
@@ -283,12 +368,250 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         ),
         turn=Turn(o.played, o.delivered_to, o.discards_due, o.last_discard),
     )
+    # The legal moves are the one part of an observation derived from the
+    # rest; a few microseconds against the deal's hundred or more.
+    shown = legal_moves(state) if o.current_player == o.seat else ()
+    if shown != o.legal_moves:
+        raise ConfigurationError("the observation's legal moves are not those of its position")
+    return state
+
+
+def _pending_hand(
+    pool: list[Card],
+    size: int,
+    discards: tuple[int, Card | None, int],
+    after: tuple[int, int, int],
+    rng: random.Random,
+) -> tuple[Card, ...]:
+    """A hand of ``size`` cards taken out of ``pool`` that can make the
+    discards due (T7), drawn as uniformly as the whole deal is.
+
+    ``discards`` is (discards due, the last discard, the hand limit): the
+    hand needs at least as many cards other than special feed at or after
+    the last discard, and no more special feed than the limit. ``after`` is
+    what the rest of the pool must still supply: (special feed, goods
+    requests) for the set-up pile and cards of either sort for the value
+    piles. Each make-up of the hand is weighted by the ways to pick it and
+    to fill those places afterwards.
+    """
+    due, last, limit = discards
+    setup_feed, setup_requests, value_cards = after
+    floor = -1 if last is None else last.sort_key
+    # Eligible requests, eligible others, feed, other requests, the rest.
+    places: tuple[list[int], ...] = ([], [], [], [], [])
+    for i, card in enumerate(pool):
+        if type(card) is SpecialFeedCard:
+            places[2].append(i)
+        elif type(card) is RequestCard:
+            places[0 if card.sort_key >= floor else 3].append(i)
+        else:
+            places[1 if card.sort_key >= floor else 4].append(i)
+    er, en, fd, other_requests, rest = (len(p) for p in places)
+    requests_in_pool = er + other_requests
+
+    def ways(n: int, k: int) -> int:
+        return math.comb(n, k) if 0 <= k <= n else 0
+
+    splits: list[tuple[int, ...]] = []
+    weights: list[int] = []
+    for c in range(min(fd, limit, size) + 1):
+        for a in range(min(er, size - c) + 1):
+            for b in range(min(en, size - c - a) + 1):
+                if a + b < due:
+                    continue
+                for d in range(min(other_requests, size - c - a - b) + 1):
+                    e = size - c - a - b - d
+                    feed_left, requests_left = fd - c, requests_in_pool - a - d
+                    weight = (
+                        ways(er, a) * ways(en, b) * ways(fd, c) * ways(other_requests, d)
+                        * ways(rest, e)
+                        * ways(feed_left, setup_feed)
+                        * ways(requests_left, setup_requests)
+                        * ways(feed_left - setup_feed + requests_left - setup_requests, value_cards)
+                    )  # fmt: skip
+                    if weight:
+                        splits.append((a, b, c, d, e))
+                        weights.append(weight)
+    if not splits:
+        raise ConfigurationError("no deal lets the current player make the discards due (T7)")
+    counts = rng.choices(splits, weights=weights)[0]
+    chosen = sorted(
+        (x for where, k in zip(places, counts, strict=True) for x in rng.sample(where, k)),
+        reverse=True,
+    )
+    hand = tuple(pool[x] for x in chosen)
+    for x in chosen:
+        del pool[x]
+    return hand
 
 
 def _deal(pool: list[Card], count: int) -> list[Card]:
     """The next ``count`` cards of the shuffled ``pool``, taken out of it."""
     if len(pool) < count:
-        raise TroedlerError("the observation has more places than unknown cards")
+        raise ConfigurationError("the observation has more places than unknown cards")
     dealt = pool[-count:] if count else []
     del pool[len(pool) - count :]
     return dealt
+
+
+def _is_seat(value: object, n: int) -> bool:
+    return type(value) is int and 0 <= value < n
+
+
+def _cards_or_none(value: object) -> bool:
+    """Whether ``value`` is a tuple of cards, None standing for an unknown one."""
+    return type(value) is tuple and set(map(type, value)) <= _CARD_OR_NONE
+
+
+def _cards_only(value: object) -> bool:
+    return type(value) is tuple and set(map(type, value)) <= _CARD_TYPE_SET
+
+
+def _none_count(cards: tuple[Card | None, ...]) -> int:
+    # By identity: comparing None with == would call every card's __eq__.
+    return sum(map(operator.is_, cards, itertools.repeat(None)))
+
+
+def observation_problem(observation: object) -> str | None:
+    """What keeps ``observation`` from being one :func:`observe` can give, or None.
+
+    A cheap check of the observation's own invariants, made by
+    :func:`determinize` before it deals: field types, seats, villages,
+    per-seat sizes that agree with the cards shown, the 48 goods, hands no
+    larger than the rules allow (R4, T7), the set-up pile (I2), and
+    unknown cards exactly where the seat's recall leaves them unknown.
+    """
+    o = observation
+    if not isinstance(o, Observation):
+        return f"expected an Observation, got {quote(o)}"
+    if o.recall not in ("perfect", "table"):
+        return f"recall is 'perfect' or 'table', not {quote(o.recall)}"
+    if not (
+        isinstance(o.rules, Rules)
+        and isinstance(o.board, Board)
+        and isinstance(o.cards, CardCatalogue)
+    ):
+        return "rules, board and cards must be a Rules, a Board and a CardCatalogue"
+    n = o.rules.num_players
+    if not _is_seat(o.seat, n) or not _is_seat(o.dealer, n):
+        return f"seat {quote(o.seat)} or dealer {quote(o.dealer)} is not a seat of {n}"
+    if not isinstance(o.phase, Phase):
+        return f"phase must be a Phase, not {quote(o.phase)}"
+    nobody = o.phase is Phase.GAME_OVER or o.phase.is_chance
+    if (o.current_player is None) != nobody or not (
+        o.current_player is None or _is_seat(o.current_player, n)
+    ):
+        return f"current player {quote(o.current_player)} does not fit the phase"
+    if type(o.round) is not int or not 1 <= o.round <= MAX_ROUNDS:
+        return f"round {quote(o.round)} is not a round"
+    low = 0 if o.phase is Phase.SET_UP else SETUP_SHUFFLES
+    high = 0 if o.phase is Phase.SET_UP else min(MAX_SHUFFLES, SETUP_SHUFFLES + 2 * o.round)
+    if type(o.shuffles) is not int or not low <= o.shuffles <= high:
+        return f"{quote(o.shuffles)} shuffles by round {o.round} in the {o.phase.value} phase"
+    if type(o.game_round_pile_size) is not int or o.game_round_pile_size < 0:
+        return f"game_round_pile_size {quote(o.game_round_pile_size)} is not a size"
+    try:
+        for seat in range(n):
+            o.cards.starting_set(o.board.start_village(seat, n))
+    except KeyError:
+        return "the cards have no starting set for a start village of the board (C3)"
+    per_seat = (o.carts, o.goods, o.hands, o.hand_sizes, o.value_piles, o.value_pile_sizes)
+    if any(type(values) is not tuple or len(values) != n for values in per_seat):
+        return f"carts, goods, hands, value piles and their sizes need one entry per seat ({n})"
+    if any(not isinstance(cart, str) or not o.board.has_village(cart) for cart in o.carts):
+        return "a cart stands on a village not on the board"
+    village_goods = o.village_goods
+    if type(village_goods) is not tuple or len(village_goods) != len(o.board.villages):
+        return "village_goods needs the goods of every village of the board"
+    every_goods = (*village_goods, *o.goods)
+    if not all(isinstance(goods, Goods) for goods in every_goods):
+        return "village and player goods must be Goods"
+    per_kind = list(map(sum, zip(*(goods.counts for goods in every_goods), strict=True)))
+    # While chance deals them at set-up, the rest of the goods wait in the bag.
+    if max(per_kind) > GOODS_PER_KIND or (
+        min(per_kind) < GOODS_PER_KIND and o.phase is not Phase.SET_UP
+    ):
+        return f"villages and players must hold {GOODS_PER_KIND} goods of each kind (C1)"
+    if o.phase is Phase.SET_UP:
+        problem = setup_goods_problem(o.board, village_goods, o.goods)
+        if problem:
+            return problem
+    if not _cards_only(o.played) or type(o.delivered_to) is not tuple:
+        return "played must be a tuple of cards and delivered_to of villages"
+    if any(not isinstance(v, str) or not o.board.has_village(v) for v in o.delivered_to):
+        return "delivered_to names a village not on the board"
+    requests_played = sum(1 for card in o.played if type(card) is RequestCard)
+    if requests_played != len(o.delivered_to) or len(set(o.delivered_to)) != requests_played:
+        return "a goods request played this turn for each village delivered to, once each (T4)"
+    perfect = o.recall == "perfect"
+    for seat in range(n):
+        seen = perfect or seat == o.seat
+        for stack, size, name in (
+            (o.hands[seat], o.hand_sizes[seat], "hand"),
+            (o.value_piles[seat], o.value_pile_sizes[seat], "value pile"),
+        ):
+            if type(size) is not int or size < 0:
+                return f"the {name} size of seat {seat} is {quote(size)}"
+            if stack is None if seen else stack is not None:
+                how = "hidden from" if seen else "shown to"
+                return f"the {name} of seat {seat} is {how} seat {o.seat}"
+            if stack is not None and (
+                not _cards_only(stack) or len(stack) != size or stack != sort_hand(stack)
+            ):
+                return f"the {name} of seat {seat} disagrees with its size or hand order"
+        pile = o.value_piles[seat]
+        if pile is not None and not set(map(type, pile)) <= _VALUE_PILE_TYPES:
+            return f"the value pile of seat {seat} holds a card other than feed or requests"
+    piles = o.dealer_piles
+    forming = o.phase is Phase.TAKE_PILES or o.phase is Phase.FORM_PILES
+    if type(piles) is not tuple or len(piles) != (n + 1 if forming else 0):
+        return "dealer_piles needs players + 1 piles while they are formed and taken, else none"
+    for shown in piles:
+        if shown is None:
+            continue
+        if not _cards_or_none(shown) or len(shown) > 4:
+            return "a dealer pile is not up to 4 cards"
+        if _none_count(shown) != (0 if perfect else max(len(shown) - 1, 0)) or (
+            shown and shown[-1] is None
+        ):
+            return "a dealer pile hides other cards than the seat's recall does"
+    discard = o.discard_pile
+    if not _cards_or_none(discard):
+        return "discard_pile must be a tuple of cards and None"
+    portion = o.rules.setup_requests + o.rules.setup_feed
+    if o.shuffles == SETUP_SHUFFLES and portion and len(discard) < portion:
+        return "no reshuffle yet, yet the discard pile is smaller than the set-up pile (I2)"
+    if perfect:
+        if o.phase is Phase.SET_UP:
+            hidden = len(discard)
+        else:
+            hidden = _setup_portion_of(o.rules, o.shuffles, len(discard))
+        hidden = max(hidden - 1, 0)  # the set-up pile was seen from above only
+    else:
+        hidden = max(len(discard) - 1, 0)
+    if _none_count(discard[:hidden]) != hidden or _none_count(discard[hidden:]):
+        return "the discard pile hides other cards than the set-up pile's (I2)"
+    due, last = o.discards_due, o.last_discard
+    if type(due) is not int or not 0 <= due <= _MOST_DISCARDS:
+        return f"discards_due {quote(due)} is not a number of discards"
+    if last is not None and type(last) not in _CARD_TYPE_SET:
+        return f"last_discard {quote(last)} is not a card"
+    if due:
+        if o.phase is not Phase.PLAY_TURNS or o.played or o.delivered_to:
+            return "discards are due only once a turn's cards are put away (T7)"
+        if o.hand_sizes[o.current_player] != o.rules.hand_limit + due:  # type: ignore[index]
+            return f"{due} discards are due from a hand that is not that far over the limit (T7)"
+        if last is not None and (not o.discard_pile or o.discard_pile[-1] != last):
+            return "the card discarded last is not on top of the discard pile (T7)"
+    elif last is not None:
+        return "a last discard is recorded, yet no discard is due (T7)"
+    if o.phase is Phase.TAKE_PILES:
+        problem = taker_problem(o.rules, o.dealer, o.current_player, piles.count(None))
+        if problem:
+            return problem
+    sizes = hand_size_problems(
+        o.rules, o.phase, o.dealer, o.current_player, piles.count(None), o.hand_sizes, len(o.played)
+    )
+    if sizes:
+        return sizes[0]
+    return None
