@@ -502,6 +502,18 @@ def _chance_problems(state: GameState, goods_per_kind: list[int]) -> list[str]:
             or (laid and min(goods_per_kind) < GOODS_PER_KIND)
         ):
             found.append("the set-up pile being laid holds other cards than its own (S4, S5)")
+        feed_left, requests_left = rules.setup_feed - feed, rules.setup_requests - requests
+        if min(goods_per_kind) == GOODS_PER_KIND and feed_left <= 0 and requests_left <= 0:
+            found.append("the set-up is complete, so the game has left the set-up phase")
+        elif hand_count(pile, SPECIAL_FEED) < feed_left or (
+            sum(1 for card in pile if type(card) is RequestCard) < requests_left
+        ):
+            found.append("the game-round pile lacks the cards the set-up pile still takes (S5)")
+    elif state.phase is Phase.FORM_PILES:
+        turned_up = sum(len(dealer_pile or ()) for dealer_pile in state.dealer_piles)
+        # An empty game-round pile is reshuffled or ends forming at once (R3).
+        if not pile or turned_up >= _PILE_SIZE * len(state.dealer_piles):
+            found.append("forming is over, so the game has left the forming phase (R2, R3)")
     return found
 
 

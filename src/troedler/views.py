@@ -508,6 +508,8 @@ def observation_problem(observation: object) -> str | None:
     high = 0 if o.phase is Phase.SET_UP else min(MAX_SHUFFLES, SETUP_SHUFFLES + 2 * o.round)
     if type(o.shuffles) is not int or not low <= o.shuffles <= high:
         return f"{quote(o.shuffles)} shuffles by round {o.round} in the {o.phase.value} phase"
+    if o.phase is Phase.FORM_PILES and o.game_round_pile_size == 0:
+        return "forming is over, so the game has left the forming phase (R2, R3)"
     if type(o.game_round_pile_size) is not int or o.game_round_pile_size < 0:
         return f"game_round_pile_size {quote(o.game_round_pile_size)} is not a size"
     try:
