@@ -544,7 +544,8 @@ def play_on_a_loaded_state(text: str, rng: random.Random) -> bool:
     Whether it was accepted."""
     try:
         state = state_from_json(text)
-    except FormatError:
+    except FormatError as error:
+        assert len(str(error)) <= 300, "messages quote bad input shortly"
         return False
     assert state_from_json(state_to_json(state)) == state
     for _ in range(50):

@@ -52,6 +52,7 @@ def test_bad_file_raises_format_error_at_its_path(case: dict[str, str]) -> None:
     with pytest.raises(FormatError) as info:
         _load(case["kind"], raw)
     assert info.value.field == case["path"], str(info.value)
+    assert len(str(info.value)) <= 300, "messages quote bad input shortly"
     assert isinstance(info.value, ValueError) and isinstance(info.value, TroedlerError)
     assert str(info.value).startswith(case["kind"])
 

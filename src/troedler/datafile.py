@@ -96,7 +96,7 @@ class Fields:
         if type(value) is not int:
             raise self.error(key, f"expected an integer, got {describe(value)}")
         if not low <= value <= high:
-            raise self.error(key, f"expected {low} to {high}, got {value}")
+            raise self.error(key, f"expected {low} to {high}, got {quote(value)}")
         return value
 
     def array(self, key: str) -> list[object]:

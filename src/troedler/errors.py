@@ -17,6 +17,7 @@ __all__ = [
     "NotationError",
     "TroedlerError",
     "quote",
+    "some_of",
 ]
 
 DOCS_URL = "https://troedler.readthedocs.io/"
@@ -116,3 +117,16 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return text
+
+
+def some_of(items: list[str], most: int = 4, *, separator: str = ", ") -> str:
+    """The first ``most`` of ``items`` joined, and how many more there are:
+    a list in a message stays short however long it is.
+
+    >>> some_of(["ferry", "moor", "feed", "AA:4", "AB:3", "extra"])
+    'ferry, moor, feed, AA:4 and 2 more'
+    """
+    if not items:
+        return "none"
+    shown = separator.join(item[: QUOTE_LIMIT * 2] for item in items[:most])
+    return shown if len(items) <= most else f"{shown} and {len(items) - most} more"

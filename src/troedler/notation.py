@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from troedler.board import RouteKind
 from troedler.cards import RequestCard, parse_card
-from troedler.errors import NotationError
+from troedler.errors import NotationError, quote
 from troedler.goods import Good, Goods
 from troedler.moves import (
     DiscardCard,
@@ -58,12 +58,12 @@ def parse_move(text: str, state: GameState) -> Move:
     if head in ("take", "discard"):
         if len(rest) != 1 or not rest[0].isdecimal() or len(rest[0]) > 2:
             what = "a pile number" if head == "take" else "a pile number or a card"
-            raise NotationError(f"expected '{head} N' with {what}, got {text!r}")
+            raise NotationError(f"expected '{head} N' with {what}, got {quote(text)}")
         return TakePile(int(rest[0])) if head == "take" else DiscardPile(int(rest[0]))
     if head == "end":
         if rest:
             raise NotationError(
-                f"expected 'end' alone, got {text!r}; cards over the hand limit are "
+                f"expected 'end' alone, got {quote(text)}; cards over the hand limit are "
                 "discarded one at a time afterwards, as 'discard CARD'"
             )
         return EndTurn()
@@ -79,21 +79,21 @@ def parse_move(text: str, state: GameState) -> Move:
     try:
         kind = RouteKind.parse(head)
     except NotationError:
-        raise NotationError(f"expected a move such as {_EXAMPLES}; got {text!r}") from None
+        raise NotationError(f"expected a move such as {_EXAMPLES}; got {quote(text)}") from None
     to, take = _parse_destination(text, rest, state)
     return PlayRoute(kind, to, take)
 
 
 def _parse_take(text: str, words: list[str]) -> Good:
     if len(words) != 1 or not words[0].startswith("+") or len(words[0]) < 2:
-        raise NotationError(f"expected one good to take, like +V, in {text!r}")
+        raise NotationError(f"expected one good to take, like +V, in {quote(text)}")
     return Good.parse(words[0][1:])
 
 
 def _parse_destination(text: str, words: list[str], state: GameState) -> tuple[str, Good | None]:
     if not 1 <= len(words) <= 2:
         raise NotationError(
-            f"expected a village and maybe a good to take, like 'Knockando +V', in {text!r}"
+            f"expected a village and maybe a good to take, like 'Knockando +V', in {quote(text)}"
         )
     village = state.board.village_named(words[0])
     take = _parse_take(text, words[1:]) if len(words) == 2 else None
@@ -102,9 +102,11 @@ def _parse_destination(text: str, words: list[str], state: GameState) -> tuple[s
 
 def _parse_delivery(text: str, words: list[str]) -> PlayRequest:
     if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "with"):
-        raise NotationError(f"expected 'deliver AAB:5' or 'deliver AAB:5 with ABP', got {text!r}")
+        raise NotationError(
+            f"expected 'deliver AAB:5' or 'deliver AAB:5 with ABP', got {quote(text)}"
+        )
     request = parse_card(words[0])
     if not isinstance(request, RequestCard):
-        raise NotationError(f"expected a goods request like AAB:5, got {words[0]!r}")
+        raise NotationError(f"expected a goods request like AAB:5, got {quote(words[0])}")
     delivered = Goods.parse(words[2]) if len(words) == 3 else request.goods
     return PlayRequest(request, delivered)

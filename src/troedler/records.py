@@ -376,7 +376,7 @@ def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[Gam
         try:
             state = apply_move(state, parse_move(text, state))
         except (NotationError, IllegalMoveError) as error:
-            raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
+            raise FormatError("record", f"moves[{i}]", f"{quote(text)}: {error}") from None
         states.append(state)
     return tuple(states)
 
@@ -414,7 +414,7 @@ def _moves_of_version_1(
                 state = apply_move(state, move)
                 converted.append(str(move))
         except (NotationError, IllegalMoveError) as error:
-            raise FormatError("record", f"moves[{i}]", f"{text!r}: {error}") from None
+            raise FormatError("record", f"moves[{i}]", f"{quote(text)}: {error}") from None
     return converted
 
 

@@ -24,7 +24,7 @@ from troedler.cards import (
     sort_hand,
 )
 from troedler.datafile import Fields, array_items, describe
-from troedler.errors import ConfigurationError, FormatError, NotationError, quote
+from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
 from troedler.goods import Good, Goods
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
@@ -42,6 +42,7 @@ from troedler.state import (
 
 __all__ = [
     "MAX_JSON_CHARS",
+    "MAX_JSON_CONTAINERS",
     "MAX_JSON_DEPTH",
     "STATE_FORMAT",
     "STATE_VERSION",
@@ -57,6 +58,10 @@ MAX_JSON_CHARS = 4_000_000
 """Longest JSON text accepted, in characters: far beyond any real game."""
 MAX_JSON_DEPTH = 8
 """Deepest nesting of arrays and objects accepted; troedler's documents need 4."""
+MAX_JSON_CONTAINERS = 2_000
+"""Most ``[`` and ``{`` a text may hold, strings included: a state needs about
+30, a record about 10 (and seat names may hold a few). Counted before
+parsing, so a text of a million empty objects costs milliseconds."""
 SEED_RANGE = (MIN_SEED, MAX_SEED)
 """The seeds a document may hold (see :mod:`troedler.limits`)."""
 MAX_CARDS_IN_LIST = 200
@@ -117,7 +122,9 @@ def state_to_json(state: GameState) -> str:
     """
     found = problems(state)
     if found:
-        raise ConfigurationError("cannot write a state no game can reach: " + "; ".join(found))
+        raise ConfigurationError(
+            "cannot write a state no game can reach: " + some_of(found, 3, separator="; ")
+        )
     board = state.board
     last_discard = state.turn.last_discard
     data = {
@@ -179,16 +186,20 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return table
 
 
+_CONTAINERS = frozenset((dict, list))
+
+
 def _depth_above(value: object, limit: int) -> bool:
     """Whether arrays and objects in ``value`` nest more than ``limit`` deep."""
     level = [value]
     for _ in range(limit):
         inner: list[object] = []
         for item in level:
-            if type(item) is dict:
-                inner.extend(x for x in item.values() if type(x) is dict or type(x) is list)
-            elif type(item) is list:
-                inner.extend(x for x in item if type(x) is dict or type(x) is list)
+            items = item.values() if type(item) is dict else item if type(item) is list else ()
+            # Most arrays hold only cards or numbers: a look at their types
+            # (in C) spares looking at each item.
+            if _CONTAINERS & set(map(type, items)):
+                inner.extend(x for x in items if type(x) is dict or type(x) is list)
         if not inner:
             return False
         level = inner
@@ -210,6 +221,8 @@ def load_json(text: str | bytes, source: str) -> object:
         raise FormatError(source, "", f"expected JSON text, got {type(text).__name__}")
     if len(text) > MAX_JSON_CHARS:
         raise FormatError(source, "", f"is {len(text)} characters, more than {MAX_JSON_CHARS}")
+    if text.count("{") + text.count("[") > MAX_JSON_CONTAINERS:
+        raise FormatError(source, "", f"holds more than {MAX_JSON_CONTAINERS} arrays and objects")
     try:
         data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object)
     except RecursionError:
@@ -404,7 +417,7 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
     _check_conservation(top, state)
     found = problems(state)
     if found:
-        raise top.error("", "is not a state a game can reach: " + "; ".join(found))
+        raise top.error("", "is not a state a game can reach: " + some_of(found, 3, separator="; "))
     return state
 
 
@@ -432,6 +445,6 @@ def _check_conservation(top: Fields, state: GameState) -> None:
         missing = sorted(map(str, (expected - found).elements()))
         raise top.error(
             "",
-            f"the cards are not those of the game (C2): extra {extra or 'none'}, "
-            f"missing {missing or 'none'}",
+            f"the cards are not those of the game (C2): extra {some_of(extra)}, "
+            f"missing {some_of(missing)}",
         )

@@ -29,7 +29,7 @@ from troedler.cards import (
     hand_count,
     sort_hand,
 )
-from troedler.errors import TroedlerError, quote
+from troedler.errors import TroedlerError, quote, some_of
 from troedler.goods import GOODS_PER_KIND, Good, Goods
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
@@ -256,7 +256,7 @@ def check_invariants(state: GameState) -> None:
     """
     found = problems(state)
     if found:
-        raise TroedlerError("state breaks its invariants: " + "; ".join(found))
+        raise TroedlerError("state breaks its invariants: " + some_of(found, 3, separator="; "))
 
 
 def problems(state: GameState) -> list[str]:
@@ -287,13 +287,14 @@ def problems(state: GameState) -> list[str]:
                 f"the value pile of seat {seat} holds a card other than feed or requests"
             )
         if not state.board.has_village(player.cart):
-            problems.append(f"a cart stands on unknown village {player.cart!r}")
+            problems.append(f"a cart stands on unknown village {quote(player.cart)}")
     expected = cards_in_play(state.cards, state.board, n)
     if places != expected:
         extra = places - expected
         missing = expected - places
         problems.append(
-            f"cards differ from the game's: extra {dict(extra)}, missing {dict(missing)}"
+            f"cards differ from the game's: extra {some_of(sorted(map(str, extra.elements())))}, "
+            f"missing {some_of(sorted(map(str, missing.elements())))}"
         )
     problems.extend(_reachability_problems(state))
     if not 0 <= state.dealer < n:
