@@ -65,8 +65,9 @@ MAX_OF_A_KIND = 48
 GOODS_PER_KIND = 8
 """Goods of each kind in the game (C1): no multiset a game meets holds more."""
 
-_INTERN_LIMIT = 20_000
-"""Most distinct goods kept for sharing; a few thousand arise in a thousand games."""
+_INTERN_LIMIT = 50_000
+"""Most distinct goods kept for sharing (about 25 MB at most): 200,000 random
+decisions meet some 16,000."""
 
 
 def _check_counts(instance: object, attribute: object, value: object) -> None:
