@@ -20,7 +20,9 @@ What is measured, for 2, 3 and 4 players:
   chosen at random, ``apply_move`` (as ``benchmarks/bench.py`` measures it);
 - their ratio, whose target is at most 2;
 - µs per ``observation_tensor`` call, with the table view and with perfect
-  recall, over observations of random playouts.
+  recall, over observations of random playouts; and µs per ``state_tensor``
+  call (the same tensor straight from the state, which the environment
+  uses) over the same positions in order.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import numpy as np
 import troedler
 from troedler import apply_move, legal_moves, new_game, observe
 from troedler.adapters.pettingzoo import TroedlerEnv, env
-from troedler.adapters.tensors import observation_tensor
+from troedler.adapters.tensors import observation_tensor, state_tensor
 
 REPEATS = 5
 ROUND_CAP = 30
@@ -122,24 +124,29 @@ def step_and_decision_us(players: int, steps: int, seed: int) -> tuple[float, fl
 
 
 def tensor_us(players: int, calls: int, seed: int) -> dict[str, float]:
-    """µs per observation_tensor call, table view and perfect recall."""
+    """µs per tensor: ``observation_tensor`` of ready observations and
+    ``state_tensor`` of the positions, each with the table view and with
+    perfect recall, over the positions of random playouts in order."""
     rng = random.Random(seed)
-    views: dict[str, list[Any]] = {"table": [], "perfect": []}
+    positions: list[tuple[Any, int]] = []
     state = new_game(players, seed=seed)
-    while len(views["table"]) < calls:
+    while len(positions) < calls:
         if state.is_over or state.round > ROUND_CAP:
-            state = new_game(players, seed=seed + len(views["table"]))
-        seat = rng.randrange(players)
-        for recall, seen in views.items():
-            seen.append(observe(state, seat, recall=recall))  # type: ignore[arg-type]
+            state = new_game(players, seed=seed + len(positions))
+        positions.append((state, rng.randrange(players)))
         moves = legal_moves(state)
         state = apply_move(state, moves[rng.randrange(len(moves))])
     figures = {}
-    for recall, seen in views.items():
+    for recall in ("table", "perfect"):
+        seen = [observe(state, seat, recall=recall) for state, seat in positions]
         start = time.perf_counter()
         for observation in seen:
             observation_tensor(observation)
         figures[recall] = (time.perf_counter() - start) / calls * 1e6
+        start = time.perf_counter()
+        for state, seat in positions:
+            state_tensor(state, seat, recall)
+        figures[f"state_{recall}"] = (time.perf_counter() - start) / calls * 1e6
     return figures
 
 
@@ -159,6 +166,12 @@ def rl_figures(quick: bool = False) -> dict[str, float]:
         tensors = [tensor_us(players, int(2_000 * scale), seed) for seed in seeds]
         figures[f"tensor_us_{players}p"] = statistics.median(t["table"] for t in tensors)
         figures[f"tensor_perfect_us_{players}p"] = statistics.median(t["perfect"] for t in tensors)
+        figures[f"state_tensor_us_{players}p"] = statistics.median(
+            t["state_table"] for t in tensors
+        )
+        figures[f"state_tensor_perfect_us_{players}p"] = statistics.median(
+            t["state_perfect"] for t in tensors
+        )
     return figures
 
 
@@ -180,7 +193,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     print(
         f"{'players':>8} {'µs/env step':>12} {'wrapped':>9} {'µs/decision':>12} "
-        f"{'ratio':>6} {'µs/tensor':>10} {'perfect':>8}"
+        f"{'ratio':>6} {'µs/tensor':>10} {'perfect':>8} {'from state':>11} {'perfect':>8}"
     )
     for p in (2, 3, 4):
         print(
@@ -188,7 +201,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"{figures[f'wrapped_env_step_us_{p}p']:>9.1f} "
             f"{figures[f'engine_decision_us_{p}p']:>12.1f} "
             f"{figures[f'step_per_decision_{p}p']:>6.2f} {figures[f'tensor_us_{p}p']:>10.1f} "
-            f"{figures[f'tensor_perfect_us_{p}p']:>8.1f}"
+            f"{figures[f'tensor_perfect_us_{p}p']:>8.1f} "
+            f"{figures[f'state_tensor_us_{p}p']:>11.1f} "
+            f"{figures[f'state_tensor_perfect_us_{p}p']:>8.1f}"
         )
     print(json.dumps(figures, sort_keys=True))
     return figures

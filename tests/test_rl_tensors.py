@@ -30,6 +30,7 @@ np = pytest.importorskip("numpy")
 
 from troedler.adapters.tensors import (  # noqa: E402 - after the skip without numpy
     observation_tensor,
+    state_tensor,
     tensor_layout_for,
 )
 
@@ -47,6 +48,13 @@ def test_the_layout_covers_the_tensor_with_named_slices() -> None:
         for part in layout.slices:
             assert part.size == int(np.prod(part.shape)) and part.description
         assert len({part.name for part in layout.slices}) == len(layout.slices)
+        # The seat fields cover one row of the seats slice, once each.
+        row = layout.seat_fields
+        assert row[0].start == 0 and layout.slice("seats").shape == (players, row[-1].stop)
+        for before, after in itertools.pairwise(row):
+            assert before.stop == after.start
+        names = {part.name for part in (*layout.slices, *row)}
+        assert len(names) == len(layout.slices) + len(row)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -90,7 +98,8 @@ def test_states_of_explicit_chance_give_tensors_of_the_same_length(players: int)
 def _check_slices(seen: Observation) -> None:
     """Each named slice holds what the observation says, in relative seat order."""
     layout = tensor_layout_for(seen.rules.num_players)
-    views = layout.views(observation_tensor(seen))
+    tensor = observation_tensor(seen)
+    views = {**layout.views(tensor), **layout.seat_views(tensor)}
     n = seen.rules.num_players
     types = layout.card_types
 
@@ -155,6 +164,71 @@ def test_I2_states_a_seat_cannot_tell_apart_give_it_equal_tensors(players: int) 
             again = observe(other, seat, recall=recall)
             assert np.array_equal(observation_tensor(again), observation_tensor(seen))
     assert differed > 50  # the hidden cards really were dealt differently
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_I1_I3_state_tensors_are_the_tensors_of_observations(players: int) -> None:
+    """The fast path from a state holds exactly what observe() lets the seat know.
+
+    Seats and recalls are asked in turn, as several environments sharing the
+    layout would, so that whatever the layout keeps from call to call is
+    exercised with every mix of them.
+    """
+    rng = random.Random(players)
+    asked = 0
+    for state in reachable_states(players, seed=70 + players, count=1500):
+        for _ in range(2):
+            seat, recall = rng.randrange(players), rng.choice(RECALLS)
+            expected = observation_tensor(observe(state, seat, recall=recall))
+            assert np.array_equal(state_tensor(state, seat, recall), expected)
+            asked += 1
+    assert asked == 3000
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_I2_state_tensors_of_explicit_chance_hide_the_set_up_pile(players: int) -> None:
+    rng = random.Random(players)
+    state = new_explicit_game(players)
+    phases = set()
+    for _ in range(300):
+        phases.add(state.phase)
+        for seat in range(players):
+            for recall in RECALLS:
+                expected = observation_tensor(observe(state, seat, recall=recall))
+                assert np.array_equal(state_tensor(state, seat, recall), expected)
+        if is_chance_node(state):
+            outcomes, weights = zip(*chance_outcomes(state), strict=True)
+            state = apply_chance(state, rng.choices(outcomes, weights)[0])
+        else:
+            state = apply_move(state, rng.choice(legal_moves(state)))
+    assert {Phase.SET_UP, Phase.FORM_PILES, Phase.TAKE_PILES, Phase.PLAY_TURNS} <= phases
+
+
+def test_I2_what_is_kept_between_calls_follows_the_set_up_pile() -> None:
+    """Two states that share their discard pile, one with the set-up pile still
+    hidden under it and one after a reshuffle: the second must not be given
+    what was worked out for the first."""
+    state = new_game(3, seed=4)
+    later = attrs.evolve(state, shuffles=state.shuffles + 1)
+    assert later.discard_pile is state.discard_pile
+    discard_unknown = tensor_layout_for(3).slice("discard_pile_unknown").start
+    first, second = (state_tensor(s, 0, "perfect") for s in (state, later))
+    assert first[discard_unknown] > 0 and second[discard_unknown] == 0
+    assert np.array_equal(second, observation_tensor(observe(later, 0, recall="perfect")))
+
+
+def test_state_tensor_refuses_bad_input() -> None:
+    state = new_game(3, seed=1)
+    with pytest.raises(ConfigurationError, match="expected a GameState"):
+        state_tensor("state", 0)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="seat must be 0 to 2"):
+        state_tensor(state, 3)
+    with pytest.raises(ConfigurationError, match="seat must be"):
+        state_tensor(state, True)
+    with pytest.raises(ConfigurationError, match="recall is"):
+        state_tensor(state, 0, "everything")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="another game"):
+        tensor_layout_for(4).encode_state(state, 0)
 
 
 def test_what_a_seat_sees_changes_its_tensor() -> None:

@@ -64,6 +64,7 @@ __all__ = [
     "determinize",
     "observation_problem",
     "observe",
+    "seen_stacks",
 ]
 
 Recall = Literal["perfect", "table"]
@@ -150,6 +151,39 @@ def _setup_portion_of(rules: Rules, shuffles: int, discards: int) -> int:
     return portion
 
 
+def seen_stacks(
+    state: GameState, recall: Recall
+) -> tuple[tuple[tuple[Card | None, ...] | None, ...], tuple[Card | None, ...]]:
+    """The dealer piles and the discard pile as every seat sees them, bottom to top.
+
+    Every seat saw the same cards go onto them (I1), so what a seat knows of
+    them depends only on ``recall``: with perfect recall every card but the
+    hidden part of the set-up pile (I2), with the table view only the top
+    cards (I3).
+    None stands for a card not known; a dealer pile that is gone is None.
+    :func:`observe` gives these as ``dealer_piles`` and ``discard_pile``.
+
+    Of ``state`` it reads the dealer piles and the discard pile, and with
+    perfect recall the phase, the shuffles and the rules, which say how much
+    of the set-up pile is still hidden: callers may keep the result for as
+    long as those stay the same objects.
+    """
+    pile = state.discard_pile
+    if recall == "perfect":
+        discard: tuple[Card | None, ...] = pile.cards
+        hidden = _setup_portion(state)
+        if hidden:
+            # The set-up pile was seen only from above (I2): all but its top.
+            discard = (None,) * (hidden - 1) + discard[hidden - 1 :]
+        return state.dealer_piles, discard
+    piles = tuple(
+        None if dealt is None else (None,) * (len(dealt) - 1) + dealt[-1:]
+        for dealt in state.dealer_piles
+    )
+    # Only the top lies visible: the pile need not be walked.
+    return piles, ((None,) * (len(pile) - 1) + (pile.top,) if pile else ())
+
+
 def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Observation:
     """What ``seat`` knows of ``state``, with perfect recall or from the table alone.
 
@@ -165,21 +199,7 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     if recall not in ("perfect", "table"):
         raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
     perfect = recall == "perfect"
-    pile = state.discard_pile
-    if perfect:
-        piles: tuple[tuple[Card | None, ...] | None, ...] = state.dealer_piles
-        discard: tuple[Card | None, ...] = pile.cards
-        hidden = _setup_portion(state)
-        if hidden:
-            # The set-up pile was seen only from above (I2): all but its top.
-            discard = (None,) * (hidden - 1) + discard[hidden - 1 :]
-    else:
-        piles = tuple(
-            None if dealt is None else (None,) * (len(dealt) - 1) + dealt[-1:]
-            for dealt in state.dealer_piles
-        )
-        # Only the top lies visible: the pile need not be walked.
-        discard = (None,) * (len(pile) - 1) + (pile.top,) if pile else ()
+    piles, discard = seen_stacks(state, recall)
     carts, goods, hands, hand_sizes, value_piles, value_pile_sizes = [], [], [], [], [], []
     for other, player in enumerate(state.players):
         known = perfect or other == seat

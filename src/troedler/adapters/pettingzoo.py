@@ -45,7 +45,7 @@ from troedler.cards import default_cards
 from troedler.cli.render import render_moves, render_observation
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError
-from troedler.legal import apply_move
+from troedler.legal import apply_move, legal_moves
 from troedler.moves import Move
 from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome
@@ -143,6 +143,10 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         self._views: dict[str, EnvObservation] = {}
         self._legal: tuple[list[int], tuple[Move, ...]] | None = None
         """The ids and moves of the agent to act, once observed."""
+        self._num_actions = self.actions.num_actions
+        # The tensor straight from the state: the same as observe() then
+        # encode(), as the tests check, without building an Observation.
+        self._encode = self.tensors.encode_state
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every time)."""
@@ -182,18 +186,20 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
             return view
         game = self._game()
         seat = self._seat[agent]
-        seen = observe(game, seat, recall=self.recall)
-        moves = seen.legal_moves
-        if moves and not (self.terminations.get(agent, True) or self.truncations.get(agent, True)):
+        # Only the agent to act has moves: what observe() would list for it.
+        if game.current_player == seat and not (
+            self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        ):
+            moves = legal_moves(game)
             ids = self.actions.action_ids(moves)
-            flags = bytearray(self.actions.num_actions)
+            flags = bytearray(self._num_actions)
             for action in ids:
                 flags[action] = 1
             mask = np.frombuffer(flags, _INT8)  # shares the (writable) bytearray
             self._legal = (ids, moves)
         else:
-            mask = np.zeros(self.actions.num_actions, _INT8)
-        view = {"observation": self.tensors.encode(seen), "action_mask": mask}
+            mask = np.zeros(self._num_actions, _INT8)
+        view = {"observation": self._encode(game, seat, self.recall), "action_mask": mask}
         self._views[agent] = view
         return view
 
@@ -207,18 +213,18 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._game()
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             self.observe(agent)
-        assert self._legal is not None  # observe() of the agent to act fills it
-        ids, moves = self._legal
-        key = action if type(action) is int else -1
-        if isinstance(action, np.integer):  # what Discrete.sample() gives
-            key = int(action)
-        try:
-            move = moves[ids.index(key)]
-        except ValueError:
-            # Not legal, or not an action id at all: the layout says why.
+            legal = self._legal
+            assert legal is not None  # observe() of the agent to act fills it
+        ids, moves = legal
+        game = self._game()
+        # An int, or a numpy integer as Discrete.sample() gives; for anything
+        # else, or an id not legal now, the layout says why it is refused.
+        if (type(action) is int or isinstance(action, np.integer)) and action in ids:
+            move = moves[ids.index(action)]
+        else:
             move = self.actions.move_for(action, game)  # type: ignore[arg-type]
         self._cumulative_rewards[agent] = 0.0
         self.game = apply_move(game, move)

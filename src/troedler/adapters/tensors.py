@@ -24,6 +24,7 @@ Needs numpy (``pip install 'troedler[rl]'``).
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -37,16 +38,17 @@ from troedler.adapters.actions import card_types
 from troedler.board import Board, default_board
 from troedler.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, default_cards
 from troedler.datafile import describe
-from troedler.errors import ConfigurationError
+from troedler.errors import ConfigurationError, quote
 from troedler.goods import Goods
 from troedler.rules import Rules
-from troedler.state import Phase
-from troedler.views import Observation
+from troedler.state import GameState, Phase, PlayerState
+from troedler.views import Observation, Recall, seen_stacks
 
 __all__ = [
     "TensorLayout",
     "TensorSlice",
     "observation_tensor",
+    "state_tensor",
     "tensor_layout",
     "tensor_layout_for",
 ]
@@ -54,11 +56,15 @@ __all__ = [
 _PHASES = tuple(Phase)
 _TAKE_PILES, _PLAY_TURNS = _PHASES.index(Phase.TAKE_PILES), _PHASES.index(Phase.PLAY_TURNS)
 _SORT_KEY = operator.attrgetter("sort_key")
+_COUNTS = operator.attrgetter("counts")
 # dtype objects, not the type names: numpy converts a name on every call.
 _BYTE, _FLOAT = np.dtype(np.uint8), np.dtype(np.float32)
 _MEMO_SIZE = 1024
 """Card tuples whose counts a layout keeps (see TensorLayout._counts)."""
 _GOODS = 6
+_BYTES = tuple(bytes((number,)) for number in range(256))
+_KNOWN, _HIDDEN, _NO_TOTALS = b"\x01", b"\x00", bytes(3)
+_PHASE_BYTES = tuple(bytes(i == j for j in range(len(_PHASES))) for i in range(len(_PHASES)))
 
 
 @attrs.frozen
@@ -92,17 +98,7 @@ def _slice_specs(players: int, villages: int, types: int) -> list[tuple[str, tup
         ("played", (t,), "cards played this turn, per card type"),
         ("delivered_to", (v,), "1 for each village that received a goods request this turn"),
         ("village_goods", (v, _GOODS), "goods in each village, per good"),
-        ("carts", (n, v), "each seat's cart, one-hot per village"),
-        ("goods", (n, _GOODS), "each seat's collected goods, per good"),
-        ("hand_sizes", (n,), "cards in each seat's hand"),
-        ("hands_known", (n,), "1 where the seat's hand is known"),
-        ("hands", (n, t), "known hands, per card type (0 where not known)"),
-        ("value_pile_sizes", (n,), "cards on each seat's value pile"),
-        ("value_piles_known", (n,), "1 where the seat's value pile is known"),
-        ("value_piles", (n, t), "known value piles, per card type (0 where not known)"),
-        ("requests_fulfilled", (n,), "goods requests on each known value pile"),
-        ("request_points", (n,), "points of those requests"),
-        ("feed_used", (n,), "special feed on each known value pile (damage, E2)"),
+        ("seats", (n, _seat_row_size(villages, types)), "one row per seat (see seat_fields)"),
         ("dealer_piles_present", (piles,), "1 for each dealer pile lying on the table"),
         ("dealer_piles_unknown", (piles,), "cards of each dealer pile the seat does not know"),
         ("dealer_piles", (piles, t), "known cards of each dealer pile, per card type"),
@@ -113,11 +109,46 @@ def _slice_specs(players: int, villages: int, types: int) -> list[tuple[str, tup
     ]
 
 
+def _seat_field_specs(villages: int, types: int) -> list[tuple[str, tuple[int, ...], str]]:
+    """Name, shape and meaning of every field of one seat's row, in row order."""
+    v, t = villages, types
+    return [
+        ("carts", (v,), "the seat's cart, one-hot per village"),
+        ("goods", (_GOODS,), "the seat's collected goods, per good"),
+        ("hand_sizes", (1,), "cards in the seat's hand"),
+        ("hands_known", (1,), "1 where the seat's hand is known"),
+        ("hands", (t,), "the known hand, per card type (0 where not known)"),
+        ("value_pile_sizes", (1,), "cards on the seat's value pile"),
+        ("value_piles_known", (1,), "1 where the seat's value pile is known"),
+        ("value_piles", (t,), "the known value pile, per card type (0 where not known)"),
+        ("requests_fulfilled", (1,), "goods requests on the known value pile"),
+        ("request_points", (1,), "points of those requests"),
+        ("feed_used", (1,), "special feed on the known value pile (damage, E2)"),
+    ]
+
+
+def _seat_row_size(villages: int, types: int) -> int:
+    return sum(int(np.prod(shape)) for _, shape, _ in _seat_field_specs(villages, types))
+
+
+def _lay_out(specs: list[tuple[str, tuple[int, ...], str]]) -> tuple[TensorSlice, ...]:
+    slices = []
+    start = 0
+    for name, shape, description in specs:
+        size = int(np.prod(shape))
+        slices.append(TensorSlice(name, start, start + size, shape, description))
+        start += size
+    return tuple(slices)
+
+
 class TensorLayout:
     """Where each part of an observation goes in the tensor, for one game size.
 
     Build it with :func:`tensor_layout`, which keeps one per board, catalogue
-    and player count.
+    and player count. What each seat holds is one block, ``seats``: row 0
+    is the observing seat, row 1 the next seat clockwise, and so on, each row
+    made of the :attr:`seat_fields`. A network can thus read every seat with
+    the same weights.
     """
 
     board: Board
@@ -127,6 +158,8 @@ class TensorLayout:
     """The card types counted in per-card slices, in their order."""
     slices: tuple[TensorSlice, ...]
     """Every slice, in tensor order; together they cover the whole tensor."""
+    seat_fields: tuple[TensorSlice, ...]
+    """The fields of one row of the ``seats`` slice, placed within the row."""
     size: int
     """The length of every tensor of this layout."""
 
@@ -138,38 +171,36 @@ class TensorLayout:
         self.cards = cards
         self.num_players = num_players
         self.card_types = card_types(cards)
-        slices = []
-        start = 0
-        for name, shape, description in _slice_specs(
-            num_players, len(board.villages), len(self.card_types)
-        ):
-            size = int(np.prod(shape))
-            slices.append(TensorSlice(name, start, start + size, shape, description))
-            start += size
-        self.slices = tuple(slices)
-        self.size = start
-        self._offsets = tuple(s.start for s in slices)
-        at = {s.name: s.start for s in slices}
         t, v = len(self.card_types), len(board.villages)
-        # Where each relative seat's numbers go: row 0 is the observing seat.
-        self._rows = tuple(
-            (
-                at["carts"] + row * v,
-                at["goods"] + row * _GOODS,
-                at["hand_sizes"] + row,
-                at["hands_known"] + row,
-                at["hands"] + row * t,
-                at["value_pile_sizes"] + row,
-                at["value_piles_known"] + row,
-                at["value_piles"] + row * t,
-                at["requests_fulfilled"] + row,
-                at["request_points"] + row,
-                at["feed_used"] + row,
-            )
-            for row in range(num_players)
+        self.slices = _lay_out(_slice_specs(num_players, v, t))
+        self.seat_fields = _lay_out(_seat_field_specs(v, t))
+        self.size = self.slices[-1].stop
+        at = {s.name: s.start for s in self.slices}
+        # The seats in relative order, for each observing seat.
+        self._orders = tuple(
+            tuple((seat + row) % num_players for row in range(num_players))
+            for seat in range(num_players)
         )
         self._last_villages: tuple[tuple[Goods, ...], bytes] = ((), b"")
-        self._memo: dict[int, tuple[tuple[Card, ...], tuple[bytes, int, int]]] = {}
+        self._memo: dict[int, tuple[tuple[Card, ...], tuple[bytes, bytes]]] = {}
+        self._hidden_cards = bytes(t)
+        self._no_villages, self._no_seat = bytes(v), bytes(num_players)
+        self._one_hot_seats = tuple(
+            bytes(i == j for j in range(num_players)) for i in range(num_players)
+        )
+        self._one_hot_types = tuple(bytes(i == j for j in range(t)) for i in range(t))
+        self._round_at = at["round"]
+        self._carts = {
+            village.name: bytes(i == j for j in range(v))
+            for i, village in enumerate(board.villages)
+        }
+        self._rows: tuple[dict[int, tuple[PlayerState, bytes]], ...] = ({}, {})
+        nothing: tuple[tuple[object, bytes], tuple[object, object, bytes]] = (
+            (None, b""),
+            (None, None, b""),
+        )
+        self._stacks_memo = [nothing, nothing]
+        """The dealer-pile and discard-pile slices last encoded, for each recall."""
         self._type = {card.sort_key: i for i, card in enumerate(self.card_types)}
         self._village = {village.name: i for i, village in enumerate(board.villages)}
 
@@ -183,125 +214,255 @@ class TensorLayout:
                 return found
         raise KeyError(name)
 
+    def seat_field(self, name: str) -> TensorSlice:
+        """The field of a seat row called ``name``; KeyError if there is none."""
+        for found in self.seat_fields:
+            if found.name == name:
+                return found
+        raise KeyError(name)
+
     def views(self, tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
-        """Every slice of ``tensor`` by name, reshaped; views share its memory."""
+        """Every slice of ``tensor`` by name, reshaped; views share its memory.
+
+        The slices cover the tensor once each, as OpenSpiel's observers need;
+        :meth:`seat_views` splits the ``seats`` slice into its fields.
+        """
         return {s.name: tensor[s.start : s.stop].reshape(s.shape) for s in self.slices}
+
+    def seat_views(self, tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        """Every seat field of ``tensor`` by name, one row per relative seat
+        (a field of one number gives one number per seat); views share its memory."""
+        seats = self.views(tensor)["seats"]
+        n = self.num_players
+        return {
+            field.name: seats[:, field.start : field.stop].reshape(
+                (n, *field.shape) if field.size > 1 else (n,)
+            )
+            for field in self.seat_fields
+        }
 
     def encode(self, observation: Observation) -> npt.NDArray[np.float32]:
         """The tensor of ``observation``: a new array of :attr:`size` ``float32`` numbers."""
         o = observation
         if not isinstance(o, Observation):
             raise ConfigurationError(f"expected an Observation, got {describe(o)}")
-        n = self.num_players
-        if o.rules.num_players != n or (o.board is not self.board and o.board != self.board):
-            raise ConfigurationError(
-                "the observation is of another game than the layout's (players or board)"
+        self._check_game(o.rules, o.board, o.cards, "observation")
+        perfect = o.recall == "perfect"
+        rows = [
+            self._row(
+                o.carts[seat], o.goods[seat], o.hand_sizes[seat], o.hands[seat],
+                o.value_pile_sizes[seat], o.value_piles[seat],
             )
-        if o.cards is not self.cards and o.cards != self.cards:
-            raise ConfigurationError("the observation is of a game with other cards")
-        (
-            seat_at, recall_at, round_at, phase_at, dealer_at, current_at, due_at, last_at,
-            played_at, delivered_at, village_goods_at, _carts, _goods, _hand_sizes,
-            _hands_known, _hands, _value_sizes, _value_known, _value, _fulfilled,
-            _points, _feed, piles_present_at, piles_unknown_at, piles_at, discard_size_at,
-            discard_unknown_at, discard_at, game_round_at,
-        ) = self._offsets  # fmt: skip
-        kind = self._type
-        village = self._village
-        me = o.seat
-        # Every number but the round is a small count: they are written into
-        # a bytearray (which refuses anything above 255) and converted in one
-        # go, far cheaper than writing numpy elements one at a time. Loops are
-        # written out in full: this runs at every step of an environment.
-        buf = bytearray(self.size)
-        buf[seat_at + me] = 1
-        if o.recall == "perfect":
-            buf[recall_at] = 1
+            for seat in self._orders[o.seat]
+        ]  # fmt: skip
+        pieces = self._head(
+            o.seat, perfect, o.round, o.phase, o.dealer, o.current_player,
+            o.discards_due, o.last_discard, o.played, o.delivered_to,
+        )  # fmt: skip
+        pieces.append(self._village_bytes(o.village_goods))
+        pieces += rows
+        pieces.append(self._dealer_pile_bytes(o.dealer_piles))
+        pieces.append(self._discard_bytes(o.discard_pile, perfect))
+        pieces.append(_BYTES[o.game_round_pile_size])
+        return self._assemble(pieces, o.round)
+
+    def encode_state(
+        self, state: GameState, seat: int, recall: Recall = "table"
+    ) -> npt.NDArray[np.float32]:
+        """The tensor of what ``seat`` knows of ``state``, without an Observation.
+
+        Always equal to ``encode(observe(state, seat, recall=recall))``, and
+        faster: the rows of players whose hand and piles did not change since
+        the last call are not built again. The tests check the equality over
+        thousands of reachable states, for every seat and both recalls.
+        """
+        if not isinstance(state, GameState):
+            raise ConfigurationError(f"expected a GameState, got {describe(state)}")
+        self._check_game(state.rules, state.board, state.cards, "state")
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise ConfigurationError(f"seat must be 0 to {self.num_players - 1}, not {quote(seat)}")
+        if recall not in ("perfect", "table"):
+            raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
+        perfect = recall == "perfect"
+        players = state.players
+        rows = []
+        for other in self._orders[seat]:
+            player = players[other]
+            # As observe: a seat knows its own hand and value pile, and with
+            # perfect recall everyone's (I1, I3).
+            known = perfect or other == seat
+            memo = self._rows[known]
+            kept = memo.get(id(player))
+            if kept is not None and kept[0] is player:
+                rows.append(kept[1])
+                continue
+            row = self._row(
+                player.cart, player.goods, len(player.hand), player.hand if known else None,
+                len(player.value_pile), player.value_pile if known else None,
+            )  # fmt: skip
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            # The kept player keeps its id() from being reused by another.
+            memo[id(player)] = (player, row)
+            rows.append(row)
+        turn = state.turn
+        pieces = self._head(
+            seat, perfect, state.round, state.phase, state.dealer, state.current_player,
+            turn.discards_due, turn.last_discard, turn.played, turn.delivered_to,
+        )  # fmt: skip
+        pieces.append(self._village_bytes(state.village_goods))
+        pieces += rows
+        pieces += self._seen_stacks(state, recall)
+        pieces.append(_BYTES[len(state.game_round_pile)])
+        return self._assemble(pieces, state.round)
+
+    def _seen_stacks(self, state: GameState, recall: Recall) -> tuple[bytes, bytes]:
+        """The dealer-pile and discard-pile slices of :func:`seen_stacks`, each kept
+        by the identity of what that function reads for it: the dealer piles
+        change only when a card is laid or a pile taken, the discard pile when
+        cards are discarded."""
+        perfect = recall == "perfect"
+        piles, pile = state.dealer_piles, state.discard_pile
+        kept_piles, kept_discard = self._stacks_memo[perfect]
+        # With perfect recall the hidden part of the set-up pile counts too.
+        hidden = (state.phase is Phase.SET_UP, state.shuffles, state.rules) if perfect else None
+        piles_kept = kept_piles[0] is piles
+        if piles_kept and kept_discard[0] is pile and kept_discard[1] == hidden:
+            return kept_piles[1], kept_discard[2]
+        piles_seen, discard_seen = seen_stacks(state, recall)
+        piles_part = kept_piles[1] if piles_kept else self._dealer_pile_bytes(piles_seen)
+        discard_part = self._discard_bytes(discard_seen, perfect)
+        # One tuple, so that threads sharing the layout never see a mixed pair.
+        self._stacks_memo[perfect] = ((piles, piles_part), (pile, hidden, discard_part))
+        return piles_part, discard_part
+
+    def _check_game(self, rules: Rules, board: Board, cards: CardCatalogue, what: str) -> None:
+        if rules.num_players != self.num_players or (
+            board is not self.board and board != self.board
+        ):
+            raise ConfigurationError(
+                f"the {what} is of another game than the layout's (players or board)"
+            )
+        if cards is not self.cards and cards != self.cards:
+            raise ConfigurationError(f"the {what} is of a game with other cards")
+
+    def _head(
+        self,
+        seat: int,
+        perfect: bool,
+        round_number: int,
+        phase: Phase,
+        dealer: int,
+        current_player: int | None,
+        discards_due: int,
+        last_discard: Card | None,
+        played: tuple[Card, ...],
+        delivered_to: tuple[str, ...],
+    ) -> list[bytes]:
+        """The slices before the village goods, as pieces to join."""
+        n = self.num_players
+        relative = self._one_hot_seats
         # The two phases of nearly every state first, by identity: hashing an
         # Enum member runs Python code.
-        phase = o.phase
         if phase is Phase.PLAY_TURNS:
-            buf[phase_at + _PLAY_TURNS] = 1
+            phase_part = _PHASE_BYTES[_PLAY_TURNS]
         elif phase is Phase.TAKE_PILES:
-            buf[phase_at + _TAKE_PILES] = 1
+            phase_part = _PHASE_BYTES[_TAKE_PILES]
         else:
-            buf[phase_at + _PHASES.index(phase)] = 1
-        buf[dealer_at + (o.dealer - me) % n] = 1
-        if o.current_player is not None:
-            buf[current_at + (o.current_player - me) % n] = 1
-        if o.discards_due:
-            buf[due_at] = o.discards_due
-            if o.last_discard is not None:
-                buf[last_at + kind[o.last_discard.sort_key]] = 1
-        for card in o.played:
-            buf[played_at + kind[card.sort_key]] += 1
-        for name in o.delivered_to:
-            buf[delivered_at + village[name]] = 1
-        villages = self._village_bytes(o.village_goods)
-        buf[village_goods_at : village_goods_at + len(villages)] = villages
-        carts, goods, hands, values = o.carts, o.goods, o.hands, o.value_piles
-        hand_sizes, value_sizes = o.hand_sizes, o.value_pile_sizes
-        seat = me
-        for (
-            cart_at, goods_at, hand_size_at, hand_known_at, hand_at,
-            value_size_at, value_known_at, value_at, fulfilled_at, points_at, feed_at,
-        ) in self._rows:  # fmt: skip
-            buf[cart_at + village[carts[seat]]] = 1
-            held = goods[seat]
-            if held:
-                buf[goods_at : goods_at + _GOODS] = bytes(held.counts)
-            buf[hand_size_at] = hand_sizes[seat]
-            hand = hands[seat]
-            if hand is not None:
-                buf[hand_known_at] = 1
-                if hand:
-                    counts = self._counts(hand)[0]
-                    buf[hand_at : hand_at + len(counts)] = counts
-            buf[value_size_at] = value_sizes[seat]
-            pile = values[seat]
-            if pile is not None:
-                buf[value_known_at] = 1
-                if pile:
-                    counts, feed, points = self._counts(pile)
-                    buf[value_at : value_at + len(counts)] = counts
-                    buf[fulfilled_at] = len(pile) - feed
-                    buf[points_at] = points
-                    buf[feed_at] = feed
-            seat = seat + 1 if seat + 1 < n else 0
+            phase_part = _PHASE_BYTES[_PHASES.index(phase)]
+        no_card = self._hidden_cards
+        last = no_card
+        if discards_due and last_discard is not None:
+            last = self._one_hot_types[self._type[last_discard.sort_key]]
+        delivered = self._no_villages
+        if delivered_to:
+            marked = bytearray(delivered)
+            for name in delivered_to:
+                marked[self._village[name]] = 1
+            delivered = bytes(marked)
+        return [
+            relative[seat],
+            _BYTES[perfect],
+            _BYTES[round_number if round_number < 256 else 0],  # see _assemble
+            phase_part,
+            relative[(dealer - seat) % n],
+            self._no_seat if current_player is None else relative[(current_player - seat) % n],
+            _BYTES[discards_due],
+            last,
+            self._counts(played)[0] if played else no_card,
+            delivered,
+        ]
+
+    def _row(
+        self,
+        cart: str,
+        goods: Goods,
+        hand_size: int,
+        hand: tuple[Card, ...] | None,
+        value_pile_size: int,
+        value_pile: tuple[Card, ...] | None,
+    ) -> bytes:
+        """One seat's row; ``hand`` and ``value_pile`` are None where not known."""
+        hidden = self._hidden_cards
+        hand_part = hidden if hand is None else self._counts(hand)[0]
+        if value_pile is None:
+            value_part, totals = hidden, _NO_TOTALS
+        else:
+            value_part, totals = self._counts(value_pile)
+        # Joined from pieces in row order (see _seat_field_specs): one call in C.
+        return b"".join(
+            (
+                self._carts[cart], bytes(goods.counts),
+                _BYTES[hand_size], _HIDDEN if hand is None else _KNOWN, hand_part,
+                _BYTES[value_pile_size], _HIDDEN if value_pile is None else _KNOWN, value_part,
+                totals,
+            )
+        )  # fmt: skip
+
+    def _dealer_pile_bytes(self, dealer_piles: tuple[tuple[Card | None, ...] | None, ...]) -> bytes:
+        """The three dealer-pile slices, from the piles as the seat knows them."""
+        kind = self._type
         t = len(self.card_types)
-        for i, dealer_pile in enumerate(o.dealer_piles):
+        places = self.num_players + 1  # dealer piles a round forms (R2)
+        present, unknown, counts = bytearray(places), bytearray(places), bytearray(places * t)
+        for i, dealer_pile in enumerate(dealer_piles):
             if dealer_pile is not None:
-                buf[piles_present_at + i] = 1
+                present[i] = 1
                 known = 0
-                base = piles_at + i * t
+                base = i * t
                 for laid in _known(dealer_pile):
-                    buf[base + kind[laid.sort_key]] += 1
+                    counts[base + kind[laid.sort_key]] += 1
                     known += 1
-                unknown = len(dealer_pile) - known
-                buf[piles_unknown_at + i] = unknown
-        discard = o.discard_pile
-        buf[discard_size_at] = len(discard)
-        if discard:
-            known = 0
-            if o.recall == "perfect":  # long piles, nearly all known
-                for key, number in Counter(map(_SORT_KEY, _known(discard))).items():
-                    buf[discard_at + kind[key]] = number
-                    known += number
-            else:
-                for seen in _known(discard):
-                    buf[discard_at + kind[seen.sort_key]] += 1
-                    known += 1
-            buf[discard_unknown_at] = len(discard) - known
-        buf[game_round_at] = o.game_round_pile_size
-        if o.round < 256:
-            buf[round_at] = o.round
-            return np.frombuffer(buf, _BYTE).astype(_FLOAT)
-        tensor = np.frombuffer(buf, _BYTE).astype(_FLOAT)
-        tensor[round_at] = o.round  # the one number that may pass 255
+                unknown[i] = len(dealer_pile) - known
+        return b"".join((present, unknown, counts))
+
+    def _discard_bytes(self, discard: tuple[Card | None, ...], perfect: bool) -> bytes:
+        """The three discard-pile slices, from the pile as the seat knows it."""
+        kind = self._type
+        counts = bytearray(len(self.card_types))
+        known = 0
+        if perfect:  # long piles, nearly all known
+            for key, number in Counter(map(_SORT_KEY, _known(discard))).items():
+                counts[kind[key]] = number
+                known += number
+        else:
+            for seen in _known(discard):
+                counts[kind[seen.sort_key]] += 1
+                known += 1
+        return b"".join((_BYTES[len(discard)], _BYTES[len(discard) - known], counts))
+
+    def _assemble(self, pieces: list[bytes], round_number: int) -> npt.NDArray[np.float32]:
+        # Every number but the round is a small count: the pieces are bytes
+        # (which refuse anything above 255), joined and converted in one go,
+        # far cheaper than writing numpy elements one at a time.
+        tensor = np.frombuffer(b"".join(pieces), _BYTE).astype(_FLOAT)
+        if round_number > 255:
+            tensor[self._round_at] = round_number  # the one number that may pass 255
         return tensor
 
-    def _counts(self, cards: tuple[Card, ...]) -> tuple[bytes, int, int]:
-        """``cards`` counted per card type, with their special feed and request points.
+    def _counts(self, cards: tuple[Card, ...]) -> tuple[bytes, bytes]:
+        """``cards`` counted per card type, and as a value pile would give them
+        (requests fulfilled, request points, special feed) in three bytes.
 
         Hands and value piles stay the same tuple from state to state until
         their owner plays, so the counts are kept by identity; the kept tuple
@@ -320,7 +481,7 @@ class TensorLayout:
                 points += card.points
             elif type(card) is SpecialFeedCard:
                 feed += 1
-        result = (bytes(counts), feed, points)
+        result = (bytes(counts), bytes((len(cards) - feed, points, feed)))
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[id(cards)] = (cards, result)
@@ -331,7 +492,7 @@ class TensorLayout:
         states share that tuple until a good is taken or delivered."""
         last, encoded = self._last_villages
         if village_goods is not last:
-            encoded = b"".join([bytes(goods.counts) for goods in village_goods])
+            encoded = bytes(itertools.chain.from_iterable(map(_COUNTS, village_goods)))
             # One tuple, so that threads sharing the layout never see a mixed pair.
             self._last_villages = (village_goods, encoded)
         return encoded
@@ -365,3 +526,14 @@ def observation_tensor(observation: Observation) -> npt.NDArray[np.float32]:
     return _tensor_layout(
         observation.board, observation.cards, observation.rules.num_players
     ).encode(observation)
+
+
+def state_tensor(state: GameState, seat: int, recall: Recall = "table") -> npt.NDArray[np.float32]:
+    """What ``seat`` knows of ``state`` as a tensor, equal to
+    ``observation_tensor(observe(state, seat, recall=recall))`` but faster
+    (see :meth:`TensorLayout.encode_state`)."""
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"expected a GameState, got {describe(state)}")
+    return _tensor_layout(state.board, state.cards, state.num_players).encode_state(
+        state, seat, recall
+    )

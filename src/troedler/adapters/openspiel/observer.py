@@ -65,8 +65,8 @@ class TroedlerObserver:
 
     def set_from(self, state: TroedlerState, player: int) -> None:
         """Fill :attr:`tensor` with what ``player`` knows of ``state``."""
-        seen = observe(state.engine_state, player, recall=self.recall)
-        self.tensor[:] = self._table.tensors.encode(seen)
+        # Straight from the state: equal to encoding observe(), without the record.
+        self.tensor[:] = self._table.tensors.encode_state(state.engine_state, player, self.recall)
 
     def string_from(self, state: TroedlerState, player: int) -> str:
         """What ``player`` knows of ``state``, as text."""
