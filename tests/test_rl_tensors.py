@@ -229,6 +229,20 @@ def test_state_tensor_refuses_bad_input() -> None:
         state_tensor(state, 0, "everything")  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="another game"):
         tensor_layout_for(4).encode_state(state, 0)
+    lost = attrs.evolve(state.players[0], cart="Nowhere")
+    with pytest.raises(ConfigurationError, match="unknown village 'Nowhere'"):
+        state_tensor(attrs.evolve(state, players=(lost, *state.players[1:])), 0)
+
+
+def test_hand_made_observations_no_game_can_give_are_refused() -> None:
+    seen = observe(new_game(3, seed=1), 0)
+    for bad, reason in [
+        (attrs.evolve(seen, game_round_pile_size=300), "out of range"),
+        (attrs.evolve(seen, carts=("Nowhere",) * 3), "village not on the board"),
+        (attrs.evolve(seen, played=("x",)), "played must be a tuple of cards"),
+    ]:
+        with pytest.raises(ConfigurationError, match=f"not an observation of a game: .*{reason}"):
+            observation_tensor(bad)
 
 
 def test_what_a_seat_sees_changes_its_tensor() -> None:

@@ -38,11 +38,11 @@ from troedler.adapters.actions import card_types
 from troedler.board import Board, default_board
 from troedler.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, default_cards
 from troedler.datafile import describe
-from troedler.errors import ConfigurationError, quote
+from troedler.errors import ConfigurationError, quote, some_of
 from troedler.goods import Goods
 from troedler.rules import Rules
-from troedler.state import GameState, Phase, PlayerState
-from troedler.views import Observation, Recall, seen_stacks
+from troedler.state import GameState, Phase, PlayerState, problems
+from troedler.views import Observation, Recall, observation_problem, seen_stacks
 
 __all__ = [
     "TensorLayout",
@@ -62,6 +62,8 @@ _BYTE, _FLOAT = np.dtype(np.uint8), np.dtype(np.float32)
 _MEMO_SIZE = 1024
 """Card tuples whose counts a layout keeps (see TensorLayout._counts)."""
 _GOODS = 6
+_MALFORMED = (AttributeError, IndexError, KeyError, TypeError, ValueError)
+"""What encoding a hand-made observation or state that no game can give may raise."""
 _BYTES = tuple(bytes((number,)) for number in range(256))
 _KNOWN, _HIDDEN, _NO_TOTALS = b"\x01", b"\x00", bytes(3)
 _PHASE_BYTES = tuple(bytes(i == j for j in range(len(_PHASES))) for i in range(len(_PHASES)))
@@ -247,6 +249,13 @@ class TensorLayout:
         if not isinstance(o, Observation):
             raise ConfigurationError(f"expected an Observation, got {describe(o)}")
         self._check_game(o.rules, o.board, o.cards, "observation")
+        try:
+            return self._encode_observation(o)
+        except _MALFORMED:
+            problem = observation_problem(o) or "a count out of range"
+            raise ConfigurationError(f"not an observation of a game: {problem}") from None
+
+    def _encode_observation(self, o: Observation) -> npt.NDArray[np.float32]:
         perfect = o.recall == "perfect"
         rows = [
             self._row(
@@ -283,6 +292,15 @@ class TensorLayout:
             raise ConfigurationError(f"seat must be 0 to {self.num_players - 1}, not {quote(seat)}")
         if recall not in ("perfect", "table"):
             raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
+        try:
+            return self._encode_state(state, seat, recall)
+        except _MALFORMED:
+            found = problems(state) or ["a count out of range"]
+            raise ConfigurationError(
+                "not a state a game can reach: " + some_of(found, 3, separator="; ")
+            ) from None
+
+    def _encode_state(self, state: GameState, seat: int, recall: Recall) -> npt.NDArray[np.float32]:
         perfect = recall == "perfect"
         players = state.players
         rows = []
