@@ -7,11 +7,15 @@ that seat may know; cards the seat does not know are simply not counted.
 
 The array is a row of named slices (:class:`TensorLayout`). Its length
 depends on the board, the card catalogue and the number of players, never
-on the state. Per-seat slices are in *relative* seat order: row 0 is the
-observing seat, row 1 the next seat clockwise, and so on, so that a network
-sees every seat's position the same way. Cards are counted per card type in
+on the state. What belongs to one seat is one row of the ``seats`` slice
+(fields in :attr:`TensorLayout.seat_fields`), in *relative* seat order: row
+0 is the observing seat, row 1 the next seat clockwise, and so on, so that a
+network sees every seat's position the same way. Cards are counted per card type in
 the order of :func:`troedler.adapters.actions.card_types`; goods in
 :class:`~troedler.Good` order; villages in board order.
+
+:func:`state_tensor` gives the same array straight from a game state and a
+seat, faster; the environments use it.
 
 Needs numpy (``pip install 'troedler[rl]'``).
 
