@@ -53,6 +53,7 @@ def test_the_layout_covers_the_tensor_with_named_slices() -> None:
         assert row[0].start == 0 and layout.slice("seats").shape == (players, row[-1].stop)
         for before, after in itertools.pairwise(row):
             assert before.stop == after.start
+        assert layout.seat_field("hands").shape == (len(layout.card_types),)
         names = {part.name for part in (*layout.slices, *row)}
         assert len(names) == len(layout.slices) + len(row)
 

@@ -32,6 +32,7 @@ from troedler import (
 from troedler.chance import shuffled
 from troedler.pile import Pile
 from troedler.state import cards_in_play
+from troedler.views import seen_stacks
 
 RECALLS = ("perfect", "table")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -200,3 +201,24 @@ def test_I3_a_pending_discard_is_seen_by_everyone(recall: str) -> None:
         assert again.turn == state.turn
         if seat == 0 or recall == "perfect":  # the hand is known
             assert legal_moves(again) == legal_moves(state)
+
+
+def test_I3_the_stacks_show_every_seat_the_same_and_only_their_tops_from_the_table() -> None:
+    state = new_game(3, seed=5)
+    for _ in range(40):
+        state = apply_move(state, random.Random(len(state.discard_pile)).choice(legal_moves(state)))
+    for recall in ("perfect", "table"):
+        piles, discard = seen_stacks(state, recall)
+        for seat in range(3):
+            seen = observe(state, seat, recall=recall)
+            assert (seen.dealer_piles, seen.discard_pile) == (piles, discard)
+    piles, discard = seen_stacks(state, "table")
+    assert discard[-1] == state.discard_pile.top and set(discard[:-1]) <= {None}
+    for dealt, shown in zip(state.dealer_piles, piles, strict=True):
+        assert (dealt is None) == (shown is None)
+        if dealt is not None:
+            assert shown[-1] == dealt[-1] and set(shown[:-1]) <= {None}
+    with pytest.raises(ConfigurationError, match="recall is"):
+        seen_stacks(state, "all")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="needs a GameState"):
+        seen_stacks("state", "table")  # type: ignore[arg-type]

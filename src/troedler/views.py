@@ -159,8 +159,8 @@ def seen_stacks(
     Every seat saw the same cards go onto them (I1), so what a seat knows of
     them depends only on ``recall``: with perfect recall every card but the
     hidden part of the set-up pile (I2), with the table view only the top
-    cards (I3).
-    None stands for a card not known; a dealer pile that is gone is None.
+    cards (I3). None stands for a card not known; a dealer pile that is gone
+    is None.
     :func:`observe` gives these as ``dealer_piles`` and ``discard_pile``.
 
     Of ``state`` it reads the dealer piles and the discard pile, and with
@@ -168,6 +168,10 @@ def seen_stacks(
     of the set-up pile is still hidden: callers may keep the result for as
     long as those stay the same objects.
     """
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"seen_stacks needs a GameState, not {quote(state)}")
+    if recall not in ("perfect", "table"):
+        raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
     pile = state.discard_pile
     if recall == "perfect":
         discard: tuple[Card | None, ...] = pile.cards

@@ -64,7 +64,8 @@ _COUNTS = operator.attrgetter("counts")
 # dtype objects, not the type names: numpy converts a name on every call.
 _BYTE, _FLOAT = np.dtype(np.uint8), np.dtype(np.float32)
 _MEMO_SIZE = 1024
-"""Card tuples whose counts a layout keeps (see TensorLayout._counts)."""
+"""Card tuples whose counts, and players whose rows, a layout keeps at most
+(see TensorLayout._counts and _encode_state); past it, it starts afresh."""
 _GOODS = 6
 _MALFORMED = (AttributeError, IndexError, KeyError, TypeError, ValueError)
 """What encoding a hand-made observation or state that no game can give may raise."""
