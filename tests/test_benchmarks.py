@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 BENCH = BENCHMARKS / "bench.py"
 
@@ -44,3 +46,22 @@ def test_quick_bot_strength_run_reports_both_line_ups() -> None:
         low, high = row["win_share_all_95"]
         assert 0 <= low <= row["win_share_all"] <= high <= 1
     assert figures["ismcts_seconds_per_move"]["decisions"] > 0
+
+
+def test_the_instruction_count_script_plays_the_env_and_the_engine() -> None:
+    pytest.importorskip("pettingzoo")
+    for what in ("env", "engine"):
+        done = subprocess.run(
+            [sys.executable, str(BENCHMARKS / "rl_instructions.py"), what, "2", "10"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+    refused = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "rl_instructions.py"), "env", "5", "10"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert refused.returncode == 2 and "invalid choice" in refused.stderr
