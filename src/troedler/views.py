@@ -172,8 +172,15 @@ def seen_stacks(
         raise ConfigurationError(f"seen_stacks needs a GameState, not {quote(state)}")
     if recall not in ("perfect", "table"):
         raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
+    return _seen_stacks(state, recall == "perfect")
+
+
+def _seen_stacks(
+    state: GameState, perfect: bool
+) -> tuple[tuple[tuple[Card | None, ...] | None, ...], tuple[Card | None, ...]]:
+    """:func:`seen_stacks` of a checked state and recall."""
     pile = state.discard_pile
-    if recall == "perfect":
+    if perfect:
         discard: tuple[Card | None, ...] = pile.cards
         hidden = _setup_portion(state)
         if hidden:
@@ -203,7 +210,7 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     if recall not in ("perfect", "table"):
         raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
     perfect = recall == "perfect"
-    piles, discard = seen_stacks(state, recall)
+    piles, discard = _seen_stacks(state, perfect)
     carts, goods, hands, hand_sizes, value_piles, value_pile_sizes = [], [], [], [], [], []
     for other, player in enumerate(state.players):
         known = perfect or other == seat

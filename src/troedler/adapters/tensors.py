@@ -90,8 +90,11 @@ class TensorSlice:
         return self.stop - self.start
 
 
-def _slice_specs(players: int, villages: int, types: int) -> list[tuple[str, tuple[int, ...], str]]:
-    """Name, shape and meaning of every slice, in tensor order."""
+def _slice_specs(
+    players: int, villages: int, types: int, seat_row: int
+) -> list[tuple[str, tuple[int, ...], str]]:
+    """Name, shape and meaning of every slice, in tensor order; a seat's row
+    holds ``seat_row`` numbers."""
     n, v, t, piles = players, villages, types, players + 1
     return [
         ("seat", (n,), "the observing seat, one-hot (absolute seat number)"),
@@ -105,7 +108,7 @@ def _slice_specs(players: int, villages: int, types: int) -> list[tuple[str, tup
         ("played", (t,), "cards played this turn, per card type"),
         ("delivered_to", (v,), "1 for each village that received a goods request this turn"),
         ("village_goods", (v, _GOODS), "goods in each village, per good"),
-        ("seats", (n, _seat_row_size(villages, types)), "one row per seat (see seat_fields)"),
+        ("seats", (n, seat_row), "one row per seat (see seat_fields)"),
         ("dealer_piles_present", (piles,), "1 for each dealer pile lying on the table"),
         ("dealer_piles_unknown", (piles,), "cards of each dealer pile the seat does not know"),
         ("dealer_piles", (piles, t), "known cards of each dealer pile, per card type"),
@@ -134,8 +137,11 @@ def _seat_field_specs(villages: int, types: int) -> list[tuple[str, tuple[int, .
     ]
 
 
-def _seat_row_size(villages: int, types: int) -> int:
-    return sum(int(np.prod(shape)) for _, shape, _ in _seat_field_specs(villages, types))
+def _named(parts: tuple[TensorSlice, ...], name: str) -> TensorSlice:
+    for found in parts:
+        if found.name == name:
+            return found
+    raise KeyError(name)
 
 
 def _lay_out(specs: list[tuple[str, tuple[int, ...], str]]) -> tuple[TensorSlice, ...]:
@@ -179,8 +185,8 @@ class TensorLayout:
         self.num_players = num_players
         self.card_types = card_types(cards)
         t, v = len(self.card_types), len(board.villages)
-        self.slices = _lay_out(_slice_specs(num_players, v, t))
         self.seat_fields = _lay_out(_seat_field_specs(v, t))
+        self.slices = _lay_out(_slice_specs(num_players, v, t, self.seat_fields[-1].stop))
         self.size = self.slices[-1].stop
         at = {s.name: s.start for s in self.slices}
         # The seats in relative order, for each observing seat.
@@ -216,17 +222,11 @@ class TensorLayout:
 
     def slice(self, name: str) -> TensorSlice:
         """The slice called ``name``; KeyError if there is none."""
-        for found in self.slices:
-            if found.name == name:
-                return found
-        raise KeyError(name)
+        return _named(self.slices, name)
 
     def seat_field(self, name: str) -> TensorSlice:
         """The field of a seat row called ``name``; KeyError if there is none."""
-        for found in self.seat_fields:
-            if found.name == name:
-                return found
-        raise KeyError(name)
+        return _named(self.seat_fields, name)
 
     def views(self, tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
         """Every slice of ``tensor`` by name, reshaped; views share its memory.
@@ -286,9 +286,10 @@ class TensorLayout:
         """The tensor of what ``seat`` knows of ``state``, without an Observation.
 
         Always equal to ``encode(observe(state, seat, recall=recall))``, and
-        faster: the rows of players whose hand and piles did not change since
-        the last call are not built again. The tests check the equality over
-        thousands of reachable states, for every seat and both recalls.
+        faster: the rows of players who did not change since the last call
+        are not built again, nor the stacks while no card was laid or
+        discarded. The tests check the equality over thousands of reachable
+        states, for every seat and both recalls.
         """
         if not isinstance(state, GameState):
             raise ConfigurationError(f"expected a GameState, got {describe(state)}")
