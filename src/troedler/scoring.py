@@ -28,6 +28,19 @@ class Tally:
     goods_held: int
     request_points: tuple[int, ...] = ()
 
+    def __attrs_post_init__(self) -> None:
+        # One cheap check: the greedy bot builds a tally for every move it weighs.
+        for name, value in (("feed_used", self.feed_used), ("goods_held", self.goods_held)):
+            if type(value) is not int or value < 0:
+                raise ConfigurationError(f"Tally.{name}: expected 0 or more, got {quote(value)}")
+        if not isinstance(self.request_points, tuple) or not all(
+            type(p) is int and p >= 0 for p in self.request_points
+        ):
+            raise ConfigurationError(
+                f"Tally.request_points: expected a tuple of points of 0 or more, "
+                f"got {quote(self.request_points)}"
+            )
+
     @property
     def damage(self) -> int:
         """Feed used plus half the goods held, rounded up (E2)."""
