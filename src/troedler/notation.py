@@ -23,7 +23,7 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.state import GameState
+from troedler.state import GameState, cards_in_play
 
 __all__ = ["parse_move"]
 
@@ -108,7 +108,7 @@ def _parse_delivery(text: str, words: list[str], state: GameState) -> PlayReques
     request = parse_card(words[0])
     if not isinstance(request, RequestCard):
         raise NotationError(f"expected a goods request like AAB:5, got {quote(words[0])}")
-    if request not in state.cards.requests:  # a request no card of this game shows
+    if request not in cards_in_play(state.cards, state.board, state.num_players):
         raise NotationError(f"no goods request {quote(words[0])} among this game's cards")
     delivered = Goods.parse(words[2]) if len(words) == 3 else request.goods
     return PlayRequest(request, delivered)

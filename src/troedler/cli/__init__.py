@@ -175,6 +175,16 @@ def _parser() -> argparse.ArgumentParser:
         help="continue the interrupted run of --out FILE with its own settings",
     )
     sim.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the games already in --out FILE (without it such a file is refused)",
+    )
+    sim.add_argument(
+        "--drop-broken",
+        action="store_true",
+        help="with --resume: drop a last game that a crash cut short, and play it again",
+    )
+    sim.add_argument(
         "--max-rounds",
         type=_positive,
         help="stop a game after this round; it counts as capped, not finished (default 100)",
@@ -243,6 +253,10 @@ def _replay_html(path: str, game: int, out: str) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.overwrite and args.resume:
+        raise ConfigurationError("--overwrite replaces the run that --resume continues: give one")
+    if args.drop_broken and not args.resume:
+        raise ConfigurationError("--drop-broken drops a broken last game with --resume only")
     given = {name: getattr(args, name) for name in DEFAULTS}
     if args.bots is not None:
         given["bots"] = parse_bots(args.bots)
@@ -262,7 +276,17 @@ def _simulate(args: argparse.Namespace) -> int:
         )
     except ConfigurationError as error:
         raise ConfigurationError(f"--bots: {error}") from None
-    output = Output(args.out, settings, args.resume) if args.out else None
+    output = (
+        Output(
+            args.out,
+            settings,
+            args.resume,
+            overwrite=args.overwrite,
+            drop_broken=args.drop_broken,
+        )
+        if args.out
+        else None
+    )
     reports: list[GameReport] = list(output.done) if output else []
     total = settings["games"]
     progress = None if args.json else progress_bar()

@@ -189,22 +189,62 @@ def _complete_lines(path: Path) -> list[bytes]:
     return lines[:-1]
 
 
+def _games_in(path: Path) -> int:
+    """How many lines (games) ``path`` holds; 0 when it does not exist."""
+    try:
+        with path.open("rb") as file:
+            return sum(1 for line in file if line.strip())
+    except FileNotFoundError:
+        return 0
+    except OSError as error:
+        raise ConfigurationError(f"--out: cannot read {path}: {error.strerror or error}") from None
+
+
+def _same_game(line: bytes, seed: int) -> bool:
+    """Whether the record ``line`` is a whole record of the game seeded ``seed``."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("seed") == seed
+
+
 class Output:
     """The ``--out`` file and its journal, opened (and checked) before the first game.
 
-    ``settings`` describe the run. With ``resume`` the journal must describe
-    the same run; its games are :attr:`done`, and lines written after the
-    last complete game (cut short by a crash) are dropped.
+    ``settings`` describe the run. A file that already holds games is
+    refused unless ``resume`` or ``overwrite``. With ``resume`` the journal
+    must describe the same run; its games are :attr:`done`, and lines written
+    after the last complete game (cut short by a crash) are dropped. A last
+    game whose record was cut short while its journal line was written whole
+    is refused with how to recover, or with ``drop_broken`` dropped (it is
+    played again).
     """
 
-    def __init__(self, path: str, settings: dict[str, Any], resume: bool) -> None:
+    def __init__(
+        self,
+        path: str,
+        settings: dict[str, Any],
+        resume: bool,
+        *,
+        overwrite: bool = False,
+        drop_broken: bool = False,
+    ) -> None:
         self.path = Path(path)
         self.journal_path = Path(path + ".journal")
         self.settings = settings
         self.done: list[GameReport] = []
+        if not resume and not overwrite:
+            held = _games_in(self.path)
+            if held:
+                raise ConfigurationError(
+                    f"--out: {path} already holds {held} game{'' if held == 1 else 's'}; "
+                    "continue that run with --resume, replace it with --overwrite, "
+                    "or choose another file"
+                )
         try:
             if resume:
-                self._resume()
+                self._resume(drop_broken)
                 self._records = self.path.open("a", encoding="utf-8")
                 self._journal = self.journal_path.open("a", encoding="utf-8")
             else:
@@ -243,7 +283,7 @@ class Output:
             raise FormatError(str(journal), "line 1", f"is not a {JOURNAL_FORMAT} header")
         return {name: header[name] for name in SETTINGS}
 
-    def _resume(self) -> None:
+    def _resume(self, drop_broken: bool) -> None:
         journal = str(self.journal_path)
         lines = _complete_lines(self.journal_path)[1:]
         try:
@@ -252,9 +292,23 @@ class Output:
             raise ConfigurationError(
                 f"--resume: cannot read {self.path}: {error.strerror or error}"
             ) from None
+        if lines and len(records) >= len(lines) - 1 and self._broken_last(lines, records):
+            if not drop_broken:
+                raise FormatError(
+                    str(self.path),
+                    f"line {len(lines)}",
+                    f"the last game is cut short, though {journal} holds it (a crash while "
+                    "writing); run again with --resume --drop-broken to drop that game and "
+                    "play it again, or keep a copy of both files first",
+                )
+            lines = lines[:-1]
+            records = records[: len(lines)]
         if len(records) < len(lines):
             raise FormatError(
-                str(self.path), "", f"holds {len(records)} games, its journal {len(lines)}"
+                str(self.path),
+                "",
+                f"holds {len(records)} games but its journal {journal} names {len(lines)}: "
+                "they are not of one run",
             )
         seen: set[int] = set()
         for number, line in enumerate(lines, 2):
@@ -290,6 +344,16 @@ class Output:
             if cut != len(data):
                 with path.open("r+b") as file:
                     file.truncate(cut)
+
+    def _broken_last(self, lines: list[bytes], records: list[bytes]) -> bool:
+        """Whether the journal's last game has no whole record at its line."""
+        if len(records) < len(lines):
+            return True
+        try:
+            seed = json.loads(lines[-1])["seed"]
+        except (ValueError, KeyError, TypeError):
+            return False  # the journal line itself is bad: the check below names it
+        return not _same_game(records[len(lines) - 1], seed)
 
     def write(self, report: GameReport) -> None:
         """Add a finished game to both files, at once."""
