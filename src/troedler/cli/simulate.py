@@ -26,12 +26,14 @@ import attrs
 from troedler.bots.base import BotFailure
 from troedler.errors import ConfigurationError, FormatError
 from troedler.simulation.games import GameReport, game_seed
+from troedler.simulation.lineup import bot_from_text
 from troedler.simulation.processes import sigint_blocked
 from troedler.simulation.summary import Summary
 
 __all__ = [
     "JOURNAL_FORMAT",
     "Output",
+    "bots_option",
     "parse_bots",
     "progress_bar",
     "write_summary",
@@ -57,6 +59,22 @@ def parse_bots(text: str) -> list[str]:
     return names
 
 
+def bots_option(text: str) -> list[str]:
+    """The bots of ``--bots``, each made once to check it, for ``simulate`` and ``play``.
+
+    ``module:Class`` is looked for in the current directory too; a bot that
+    cannot be made is a :class:`ConfigurationError` starting ``--bots:``.
+    """
+    names = parse_bots(text)
+    add_working_directory()
+    for name in names:
+        try:
+            bot_from_text(name)
+        except ConfigurationError as error:
+            raise ConfigurationError(f"--bots: {error}") from None
+    return names
+
+
 # --- the summary for people ------------------------------------------------
 
 
@@ -74,12 +92,15 @@ def write_summary(summary: Summary, out: TextIO | None = None) -> None:
     capped = f"{summary.capped} capped"
     if summary.max_rounds is not None:
         capped += f" at round {summary.max_rounds}"
+    games = "1 game" if summary.games == 1 else f"{summary.games} games"
     out.write(
-        f"{summary.games} games of {summary.players} players: {summary.finished} finished, "
+        f"{games} of {summary.players} players: {summary.finished} finished, "
         f"{capped}, {summary.forfeited} forfeited\n"
     )
+    finished = "game" if summary.finished == 1 else "games"
     out.write(
-        f"over the {summary.finished} finished games: mean rounds {_number(summary.mean_rounds)}\n"
+        f"over the {summary.finished} finished {finished}: "
+        f"mean rounds {_number(summary.mean_rounds)}\n"
     )
     width = max([10, *(len(row.name) for row in summary.bots)])
     out.write(
