@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from troedler import __version__
 from troedler.cli.demo import play_demo
 from troedler.cli.play import play_in_terminal
-from troedler.cli.replay import read_records, replay_in_terminal
+from troedler.cli.replay import record_of, replay_in_terminal
 from troedler.cli.simulate import (
     Output,
     add_working_directory,
@@ -25,8 +25,8 @@ from troedler.cli.simulate import (
     write_summary,
 )
 from troedler.cli.stepper import step_in_terminal
-from troedler.errors import ConfigurationError, FormatError, TroedlerError
-from troedler.records import MAX_SEAT_NAME, GameRecord
+from troedler.errors import ConfigurationError, TroedlerError
+from troedler.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
 from troedler.simulation.runners import check_scheduler_address
 from troedler.simulation.tournament import Tournament, default_workers
@@ -261,11 +261,9 @@ def _quiet_stdout() -> None:
 
 
 def _replay_html(path: str, game: int, out: str) -> int:
-    texts = read_records(path)
-    if not 0 <= game < len(texts):
-        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
+    record = record_of(path, game)
     try:
-        write_replay_html(GameRecord.from_json(texts[game]), out)
+        write_replay_html(record, out)
     except OSError as error:
         print(f"troedler: cannot write {out}: {error.strerror}", file=sys.stderr)
         return 2

@@ -12,9 +12,8 @@ import sys
 from collections.abc import Callable
 
 from troedler.cli.render import render_scores, render_screen, wants_colour
-from troedler.cli.replay import read_records
-from troedler.errors import FormatError
-from troedler.records import GameRecord, replay
+from troedler.cli.replay import record_of
+from troedler.records import replay
 from troedler.svg.view import view_of
 
 __all__ = ["PROMPT", "step_in_terminal"]
@@ -32,10 +31,7 @@ def step_in_terminal(
     screen: bool | None = None,
 ) -> int:
     """Step through game ``game`` (from 0) of the record file ``path``; exit status."""
-    texts = read_records(path)
-    if not 0 <= game < len(texts):
-        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
-    record = GameRecord.from_json(texts[game])
+    record = record_of(path, game)
     states = replay(record)
     if screen is None:
         screen = sys.stdout.isatty()
