@@ -362,3 +362,13 @@ def _run(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[
         timeout=300, check=False, cwd=cwd,
         env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
     )  # fmt: skip
+
+
+def test_a_typed_pile_number_takes_that_pile_never_the_first_listed(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    args = ["play", "--players", "2", "--seed", "4", "--bots", "random", "--save", str(save)]
+    done = _run(args, "1\nhistory\nquit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    record = GameRecord.from_json(save.read_text(encoding="utf-8"))
+    assert record.moves[0] == "discard 1"
+    assert "Round 1 (dealer you)\n  you: 1.discard 1" in done.stdout

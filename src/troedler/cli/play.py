@@ -41,7 +41,7 @@ from troedler.state import GameState
 from troedler.svg.view import view_of
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["HELP", "play_in_terminal"]
+__all__ = ["HELP", "play_in_terminal", "too_small"]
 
 HELP = """How to play: type the number of a move, or the move in notation:
   take 2 · bridge Knockando +V · feed Rothes · extra +A · feed +A ·
@@ -118,7 +118,7 @@ def play_in_terminal(
                 seated.append(other)
         path = Path(save) if save is not None else _default_path(seed)
         _refuse_existing(path)
-        game = _Game(new_game(players, seed=seed), names)
+        game = _Game(new_game(players, seed=seed), names, seat)
     game.save(path)  # now, so that a path that cannot be written fails before the game
     if screen and read is input:
         _enable_line_editing()
@@ -200,7 +200,7 @@ def _resumed(path: Path, name: str, seat: int) -> tuple[_Game, int, tuple[GameSt
         seat = names.index(name)
     elif not 0 <= seat < len(names):
         raise ConfigurationError(f"--seat must be 0 to {len(names) - 1}")
-    game = _Game(states[0], names)
+    game = _Game(states[0], names, seat)
     for state, text in zip(states, record.moves, strict=False):
         mover = state.current_player
         assert mover is not None  # every recorded move had a mover
@@ -237,8 +237,9 @@ class _Game:
     """The game so far: its first state, the moves made, who made them, and
     the others' moves since the person's last one."""
 
-    def __init__(self, first: GameState, names: Sequence[str]) -> None:
+    def __init__(self, first: GameState, names: Sequence[str], you: int) -> None:
         self.first = first
+        self.you = you
         self.state = first
         self.names = list(names)
         self.moves: list[Move] = []
@@ -254,7 +255,7 @@ class _Game:
         self.state = apply_move(self.state, move)
         self.moves.append(move)
         self.movers.append(mover)
-        if not shown:
+        if not shown or mover == self.you:
             self.recent.clear()
         elif self.recent and self.recent[-1][0] == mover:
             self.recent[-1][1].append(move)
@@ -291,8 +292,10 @@ class _Game:
                 turn = []
             if round_ != shown_round:
                 shown_round = round_
-                lines.append(f"Round {round_} (dealer {self.names[dealer]})")
-            turn.append(f"{number}.{move}" if turn else f"  {self.names[mover]}: {number}.{move}")
+                dealt = "you" if dealer == self.you else self.names[dealer]
+                lines.append(f"Round {round_} (dealer {dealt})")
+            who = "you" if mover == self.you else self.names[mover]
+            turn.append(f"{number}.{move}" if turn else f"  {who}: {number}.{move}")
             last = mover
         if turn:
             lines.extend(_flow(turn, 6))
@@ -340,6 +343,18 @@ def _flow(items: Sequence[str], indent: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def too_small() -> str | None:
+    """What to say instead of a screen when the terminal is below 80 by 24; None if it fits."""
+    columns, rows = _screen_size()
+    if columns >= WIDTH and rows >= HEIGHT + 1:
+        return None
+    text = (
+        f"The screen is too small: {columns}x{rows}; the game needs "
+        f"{WIDTH}x{HEIGHT + 1}. Make the window larger, then press Enter."
+    )
+    return "\n".join(wrap(text, 0, max(20, columns)))
 
 
 def _screen_size() -> tuple[int, int]:
@@ -403,13 +418,9 @@ def _ask(
         recent = "Since your last move: see above, or type 'history'"
     game.recent.clear()
     while True:
-        columns, rows = _screen_size()
-        if screen and (columns < WIDTH or rows < HEIGHT + 1):
-            page = (
-                f"The screen is too small: {columns}x{rows}; the game needs "
-                f"{WIDTH}x{HEIGHT + 1}. Make the window larger, then press Enter."
-            )
-            page = "\n".join(wrap(page, 0, max(20, columns)))
+        small = too_small() if screen else None
+        if small is not None:
+            page = small
         else:
             page = render_screen(
                 view_of(seen),

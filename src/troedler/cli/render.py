@@ -497,15 +497,15 @@ def render_observation(seen: Observation, names: Sequence[str]) -> str:
             lines.append(f"  pile {i}: " + ("gone" if pile is None else _cards(pile)))
     top = seen.discard_pile[-1] if seen.discard_pile else None
     lines.append(
-        f"Discard pile: {len(seen.discard_pile)} cards, top {top if top else '-'}; "
-        f"game-round pile: {seen.game_round_pile_size} cards"
+        f"Discard pile: {plural(len(seen.discard_pile), 'card')}, top {top if top else '-'}; "
+        f"game-round pile: {plural(seen.game_round_pile_size, 'card')}"
     )
     lines.append("Players:")
     for seat, name in enumerate(names):
         hand = seen.hands[seat]
-        shown = _cards(hand) if hand is not None else f"{seen.hand_sizes[seat]} cards"
+        shown = _cards(hand) if hand is not None else plural(seen.hand_sizes[seat], "card")
         pile = seen.value_piles[seat]
-        value = _cards(pile) if pile is not None else f"{seen.value_pile_sizes[seat]} cards"
+        value = _cards(pile) if pile is not None else plural(seen.value_pile_sizes[seat], "card")
         marker = "*" if seat == seen.current_player else " "
         lines.append(
             f" {marker}{name:<12} goods {seen.goods[seat]!s:<8} hand {shown}; value pile {value}"

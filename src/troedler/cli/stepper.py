@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from troedler.cli.play import too_small
 from troedler.cli.render import render_scores, render_screen, wants_colour
 from troedler.cli.replay import record_of
 from troedler.records import replay
@@ -48,7 +49,8 @@ def step_in_terminal(
             mover = states[step - 1].current_player
             who = names[mover] if mover is not None else ""
             done = f"{who}: {record.moves[step - 1]}"
-        page = render_screen(
+        small = too_small() if screen else None
+        page = small or render_screen(
             view_of(state),
             names,
             colour=colour,
