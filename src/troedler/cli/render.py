@@ -393,7 +393,7 @@ def render_screen(
         pieces = [("Dealer piles:", "Dealer piles:")]
         for k, pile in enumerate(view.dealer_piles):
             if pile is None:
-                pieces.append((f"{k}: gone", f"{k}: gone"))
+                pieces.append((f"{k}: gone ·", f"{k}: gone ·"))
             else:
                 shown = " ".join(ink.card(c) for c in pile) or "empty"
                 plain = " ".join("?" if c is None else str(c) for c in pile) or "empty"
