@@ -129,7 +129,7 @@ def test_E_scoring_refuses_impossible_tallies() -> None:
         score([IVY])
     with pytest.raises(ConfigurationError, match="seat 1"):
         score([IVY, (1, 0)])  # type: ignore[list-item]
-    with pytest.raises(ConfigurationError, match="Tally.feed_used"):
+    with pytest.raises(ConfigurationError, match="Tally: expected counts of 0 or more"):
         Tally(-1, 0)
 
 

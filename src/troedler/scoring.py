@@ -29,16 +29,25 @@ class Tally:
     request_points: tuple[int, ...] = ()
 
     def __attrs_post_init__(self) -> None:
-        # One cheap check: the greedy bot builds a tally for every move it weighs.
-        for name, value in (("feed_used", self.feed_used), ("goods_held", self.goods_held)):
-            if type(value) is not int or value < 0:
-                raise ConfigurationError(f"Tally.{name}: expected 0 or more, got {quote(value)}")
-        if not isinstance(self.request_points, tuple) or not all(
-            type(p) is int and p >= 0 for p in self.request_points
-        ):
+        # One cheap test, the details only on failure: the greedy bot builds
+        # a tally for every move it weighs. score() checks every point's type.
+        feed, goods, points = self.feed_used, self.goods_held, self.request_points
+        try:
+            bad = (
+                type(feed) is not int
+                or type(goods) is not int
+                or feed < 0
+                or goods < 0
+                or type(points) is not tuple
+                or bool(points and min(points) < 0)
+            )
+        except TypeError:  # points that cannot be compared with numbers
+            bad = True
+        if bad:
             raise ConfigurationError(
-                f"Tally.request_points: expected a tuple of points of 0 or more, "
-                f"got {quote(self.request_points)}"
+                f"Tally: expected counts of 0 or more (feed_used {quote(feed)}, goods_held "
+                f"{quote(goods)}) and a tuple of points of 0 or more (request_points "
+                f"{quote(points)})"
             )
 
     @property
