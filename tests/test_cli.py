@@ -29,17 +29,18 @@ def test_a_scripted_person_plays_a_whole_game(tmp_path: Path) -> None:
         if state.current_player == 0
     ]
     # Typed sometimes by number, and with some mistakes on the way.
-    script = ["help", "0", "fly to the moon", "moves"] + mine
+    # Dealer piles go by their own numbers, so 7 is no pile.
+    script = ["help", "7", "fly to the moon", "moves", "history"] + mine
     done = _troedler(
         "play", "--players", "2", "--seed", "4", "--bots", "random",
         "--save", str(tmp_path / "game.json"), stdin="\n".join(script) + "\n",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    assert "There is no move 0" in done.stdout
+    assert "There is no pile 7: choose 0 to 2." in done.stdout
     assert "That is not a move" in done.stdout
     assert f"Game over after round {played.final.round}." in done.stdout
-    assert "Winner: seat" in done.stdout
+    assert "Winner: you" in done.stdout
 
 
 def test_table_recall_hides_the_other_hands(tmp_path: Path) -> None:

@@ -109,7 +109,8 @@ def test_a_person_plays_on_a_terminal_and_leaves_with_ctrl_c(tmp_path: Path) -> 
         screen = _last_screen(first)
         assert len(screen) <= 23 and all(len(line) <= 80 for line in screen), screen
         assert screen[0].startswith("Round 1 · dealer you")
-        assert any(line.startswith("discard ") and "1) pile 0" in line for line in screen)
+        # Piles go by their own numbers: a typed 1 is pile 1, never the first listed.
+        assert any(line.startswith("discard ") and "0) pile 0 1) pile 1" in line for line in screen)
         # Typed with a slip mended by the arrow keys: "discad 0" -> "discard 0".
         term.send("discad 0" + LEFT * 3 + "r" + RIGHT * 3 + "\r")
         screen = _last_screen(term.expect("your move> "))
@@ -165,7 +166,7 @@ def test_a_whole_game_ends_with_a_table_naming_the_players(tmp_path: Path) -> No
     table = done.stdout.split("Game over after round")[1]
     assert re.search(r"^player\s+feed\s+goods\s+requests\s+damage\s+total\s+points", table, re.M)
     assert re.search(r"^Ada ", table, re.M) and re.search(r"^random 1 ", table, re.M)
-    assert "damage: feed + half the goods" in table and "Winner: seat" in table
+    assert "damage: feed + half the goods" in table and "Winner: you" in table
     record = GameRecord.from_json(save.read_text(encoding="utf-8"))
     assert record.moves == played.record.moves and record.result == played.record.result
     assert record.seats == ("Ada", "random 1")
@@ -204,3 +205,170 @@ def test_replay_steps_back_and_jumps_on_a_terminal(tmp_path: Path) -> None:
     finally:
         term.kill()
     assert status == 0
+
+
+def _answer_until_others_move(term: Terminal) -> list[str]:
+    """Play the person's first turn: a pile by its number, then end, then the
+    discards; the screens seen, the last one the page of the others' moves."""
+    seen = []
+    while True:
+        text = term.expect(r"your move> |\(Enter: to your move\) ")
+        seen.append(text)
+        if text.endswith("(Enter: to your move) "):
+            return seen
+        screen = _last_screen(text)
+        take = next((line for line in screen if line.startswith("take ")), None)
+        if take is not None:
+            term.send(re.findall(r"(\d+)\) pile", take)[-1] + "\r")
+        elif any(line.startswith("discard ") for line in screen):
+            term.send("1\r")
+        else:
+            term.send("end\r")
+
+
+def test_every_move_of_the_others_is_shown_and_history_shows_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    term = Terminal(
+        "play", "--players", "4", "--seed", "3", "--bots", "random", "--save", str(save),
+        cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        seen = _answer_until_others_move(term)
+        # The screen said the discard rule before the first discard.
+        screens = ["\n".join(_last_screen(text)) for text in seen]
+        first_discard = next(s for s in screens if "\ndiscard " in s)
+        assert "Over the hand limit (T7): you discard" in first_discard
+        assert "only cards from the" in first_discard
+        page = _last_screen(seen[-1] + "\n")
+        term.send("\r")
+        screen = _last_screen(term.expect("your move> "))
+        assert "Since your last move: see above, or type 'history'" in " ".join(screen)
+        term.send("history\r")
+        history = ""
+        while True:
+            text = term.expect(r"\(Enter: more\) |\(Enter: back to the game\) ")
+            history += ANSI.sub("", text)
+            term.send("\r")
+            if text.endswith("(Enter: back to the game) "):
+                break
+        term.expect("your move> ")
+        term.send(CTRL_D)
+        term.expect("Continue it with: troedler play --resume ")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+    record = GameRecord.from_json(save.read_text(encoding="utf-8"))
+    states = replay(record)
+    movers = [state.current_player for state in states[:-1]]
+    mine = max(i for i, seat in enumerate(movers) if seat == 0 and i < len(movers) - 1)
+    others = record.moves[mine + 1 :]
+    assert len(others) > 6, "enough moves that two lines could not hold them"
+    shown = " ".join(line.strip() for line in page)
+    assert all(len(line) <= 80 for line in page)
+    at = 0
+    for move in others:  # every one, in order
+        at = shown.index(str(move), at) + len(str(move))
+    for number, move in enumerate(record.moves, 1):
+        assert f"{number}.{move}" in history
+    assert "Round 1 (dealer you)" in history
+
+
+def test_a_screen_below_80_by_24_says_it_is_too_small(tmp_path: Path) -> None:
+    term = Terminal("play", "--players", "2", "--save", str(tmp_path / "g.json"), cwd=tmp_path)
+    try:
+        fcntl.ioctl(term.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 60, 0, 0))
+        screen = _last_screen(term.expect("your move> "))
+        text = " ".join(screen)
+        assert "The screen is too small: 60x20; the game needs 80x24." in text
+        assert "Aberlour" not in text and all(len(line) <= 60 for line in screen)
+        fcntl.ioctl(term.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        term.send("\r")
+        screen = _last_screen(term.expect("your move> "))
+        assert screen[0].startswith("Round 1") and len(screen) <= 23
+        term.send("quit\r")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+
+
+def test_save_refuses_an_existing_file_and_resume_continues_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    played = play_game([GreedyBot(), RandomBot()], seed=4, max_rounds=100)
+    states = replay(played.record)
+    mine = [t for s, t in zip(states, played.record.moves, strict=False) if s.current_player == 0]
+    args = ["play", "--players", "2", "--seed", "4", "--bots", "random"]
+    first = _run([*args, "--save", str(save)], "\n".join(mine[:5]) + "\nquit\n", tmp_path)
+    assert first.returncode == 0 and f"troedler play --resume {save}" in first.stdout
+    kept = save.read_text(encoding="utf-8")
+    again = _run([*args, "--save", str(save)], "quit\n", tmp_path)
+    assert again.returncode == 2 and again.stdout == ""
+    assert f"--save: {save} already exists; continue its game with 'troedler play --resume" in (
+        again.stderr
+    )
+    assert save.read_text(encoding="utf-8") == kept
+    resumed = _run(["play", "--resume", str(save)], "\n".join(mine[5:]) + "\n", tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resumed the game of" in resumed.stdout and "Game over after round" in resumed.stdout
+    record = GameRecord.from_json(save.read_text(encoding="utf-8"))
+    assert record.moves == played.record.moves and record.result == played.record.result
+    finished = _run(["play", "--load", str(save)], "", tmp_path)
+    assert finished.returncode == 2 and "holds a finished game" in finished.stderr
+    nowhere = _run([*args, "--save", str(tmp_path / "no" / "dir.json")], "", tmp_path)
+    assert nowhere.returncode == 2 and "--save: cannot write" in nowhere.stderr
+    assert "your move>" not in nowhere.stdout, "checked before the game starts"
+
+
+BOTS_MODULE = """
+class FirstMove:
+    name = "first"
+
+    def choose(self, observation, legal_moves, rng):
+        return legal_moves[0]
+"""
+
+
+def test_play_takes_your_own_bots_as_simulate_does(tmp_path: Path) -> None:
+    (tmp_path / "mybots.py").write_text(BOTS_MODULE)
+    done = _run(["play", "--players", "3", "--bots", "mybots:FirstMove"], "quit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    record = GameRecord.from_json(next(tmp_path.glob("troedler-game-*.json")).read_text())
+    assert record.seats == ("you", "first 1", "first 2")
+    for bad in ("mybots:Nothing", "nomodule:Bot", "greedy,,random"):
+        play = _run(["play", "--bots", bad], "", tmp_path)
+        simulate = _run(["simulate", "--games", "1", "--bots", bad], "", tmp_path)
+        assert play.returncode == simulate.returncode == 2
+        assert play.stderr == simulate.stderr and play.stderr.startswith("troedler: --bots: ")
+
+
+def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(play_game([GreedyBot(), RandomBot()], seed=4).record.to_json())
+    pipe = subprocess.Popen(
+        [sys.executable, "-m", "troedler", "replay", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+    )  # fmt: skip
+    assert pipe.stdout is not None and pipe.stderr is not None
+    pipe.stdout.readline()
+    pipe.stdout.close()  # as head does after its lines
+    errors = pipe.stderr.read()
+    assert pipe.wait(timeout=120) == 141
+    assert errors == b"", errors
+
+
+def _run(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "troedler", *args], input=stdin, capture_output=True, text=True,
+        timeout=300, check=False, cwd=cwd,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+    )  # fmt: skip
+
+
+def test_a_typed_pile_number_takes_that_pile_never_the_first_listed(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    args = ["play", "--players", "2", "--seed", "4", "--bots", "random", "--save", str(save)]
+    done = _run(args, "1\nhistory\nquit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    record = GameRecord.from_json(save.read_text(encoding="utf-8"))
+    assert record.moves[0] == "discard 1"
+    assert "Round 1 (dealer you)\n  you: 1.discard 1" in done.stdout

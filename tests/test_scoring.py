@@ -128,7 +128,9 @@ def test_E_scoring_refuses_impossible_tallies() -> None:
     with pytest.raises(ConfigurationError, match="S1"):
         score([IVY])
     with pytest.raises(ConfigurationError, match="seat 1"):
-        score([IVY, Tally(-1, 0)])
+        score([IVY, (1, 0)])  # type: ignore[list-item]
+    with pytest.raises(ConfigurationError, match="Tally: expected counts of 0 or more"):
+        Tally(-1, 0)
 
 
 def test_E_outcome_of_a_finished_game_reads_the_value_piles() -> None:

@@ -317,3 +317,51 @@ def test_ctrl_c_keeps_every_finished_game_and_resume_completes_the_run(tmp_path:
     other = _troedler("simulate", "--out", str(out), "--resume", "--seed", "6")
     assert other.returncode == 2
     assert "--resume: --seed 6 differs from the run in" in other.stderr
+
+
+def test_out_refuses_a_file_that_holds_games_unless_resume_or_overwrite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = ["simulate", "--games", "2", "--workers", "1", "--json", "--out", "games.jsonl"]
+    assert main(run) == 0
+    kept = (tmp_path / "games.jsonl").read_bytes()
+    capsys.readouterr()
+    assert main(run) == 2
+    err = capsys.readouterr().err
+    assert "--out: games.jsonl already holds 2 games; continue that run with --resume" in err
+    assert "--overwrite" in err and (tmp_path / "games.jsonl").read_bytes() == kept
+    assert main([*run, "--overwrite"]) == 0
+    assert (tmp_path / "games.jsonl").read_bytes().count(b"\n") == 2
+    assert main([*run, "--overwrite", "--resume"]) == 2
+    assert "give one" in capsys.readouterr().err
+    assert main([*run, "--drop-broken"]) == 2
+    assert "with --resume only" in capsys.readouterr().err
+
+
+def test_resume_after_a_record_cut_short_says_how_to_recover_and_drops_it_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "games.jsonl"
+    run = ["simulate", "--games", "3", "--workers", "1", "--json", "--out", "games.jsonl"]
+    run += ["--bots", "greedy,random"]
+    assert main(run) == 0
+    whole = json.loads(capsys.readouterr().out)
+    # A crash after the journal's line reached the disk but not the whole record.
+    data = out.read_bytes()
+    out.write_bytes(data[: data.rindex(b"\n", 0, len(data) - 1) + 40])
+    assert main(["simulate", "--out", "games.jsonl", "--resume", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "games.jsonl: line 3: the last game is cut short" in err
+    assert "--resume --drop-broken" in err and err.count("\n") == 1
+    assert main(["simulate", "--out", "games.jsonl", "--resume", "--json", "--drop-broken"]) == 0
+    assert json.loads(capsys.readouterr().out) == whole
+    records = [GameRecord.from_json(line) for line in out.read_text().splitlines()]
+    assert [record.seed for record in records] == [game_seed(1, i) for i in range(3)]
+    # A journal line that is not JSON is named by file and line.
+    journal = tmp_path / "games.jsonl.journal"
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([*lines[:2], "{oops", *lines[3:]]) + "\n")
+    assert main(["simulate", "--out", "games.jsonl", "--resume"]) == 2
+    assert "games.jsonl.journal: line 3: is not JSON" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.state import GameState
+from troedler.state import GameState, cards_in_play
 
 __all__ = ["parse_move"]
 
@@ -68,7 +68,7 @@ def parse_move(text: str, state: GameState) -> Move:
             )
         return EndTurn()
     if head == "deliver":
-        return _parse_delivery(text, rest)
+        return _parse_delivery(text, rest, state)
     if head == "extra":
         return PlayExtraGood(_parse_take(text, rest))
     if head == "feed":
@@ -100,7 +100,7 @@ def _parse_destination(text: str, words: list[str], state: GameState) -> tuple[s
     return village, take
 
 
-def _parse_delivery(text: str, words: list[str]) -> PlayRequest:
+def _parse_delivery(text: str, words: list[str], state: GameState) -> PlayRequest:
     if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "with"):
         raise NotationError(
             f"expected 'deliver AAB:5' or 'deliver AAB:5 with ABP', got {quote(text)}"
@@ -108,5 +108,7 @@ def _parse_delivery(text: str, words: list[str]) -> PlayRequest:
     request = parse_card(words[0])
     if not isinstance(request, RequestCard):
         raise NotationError(f"expected a goods request like AAB:5, got {quote(words[0])}")
+    if request not in cards_in_play(state.cards, state.board, state.num_players):
+        raise NotationError(f"no goods request {quote(words[0])} among this game's cards")
     delivered = Goods.parse(words[2]) if len(words) == 3 else request.goods
     return PlayRequest(request, delivered)

@@ -28,6 +28,28 @@ class Tally:
     goods_held: int
     request_points: tuple[int, ...] = ()
 
+    def __attrs_post_init__(self) -> None:
+        # One cheap test, the details only on failure: the greedy bot builds
+        # a tally for every move it weighs. score() checks every point's type.
+        feed, goods, points = self.feed_used, self.goods_held, self.request_points
+        try:
+            bad = (
+                type(feed) is not int
+                or type(goods) is not int
+                or feed < 0
+                or goods < 0
+                or type(points) is not tuple
+                or bool(points and min(points) < 0)
+            )
+        except TypeError:  # points that cannot be compared with numbers
+            bad = True
+        if bad:
+            raise ConfigurationError(
+                f"Tally: expected counts of 0 or more (feed_used {quote(feed)}, goods_held "
+                f"{quote(goods)}) and a tuple of points of 0 or more (request_points "
+                f"{quote(points)})"
+            )
+
     @property
     def damage(self) -> int:
         """Feed used plus half the goods held, rounded up (E2)."""

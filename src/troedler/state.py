@@ -29,7 +29,7 @@ from troedler.cards import (
     hand_count,
     sort_hand,
 )
-from troedler.errors import TroedlerError, quote, some_of
+from troedler.errors import ConfigurationError, TroedlerError, quote, some_of
 from troedler.goods import GOODS_PER_KIND, Good, Goods
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
@@ -199,7 +199,9 @@ class GameState:
         return board(self, size=900)
 
     def goods_in(self, village: str) -> Goods:
-        """The goods lying in ``village``."""
+        """The goods lying in ``village``; ConfigurationError if the board has no such village."""
+        if not self.board.has_village(village):
+            raise ConfigurationError(f"no village called {quote(village)} on this board")
         return self.village_goods[self.board.index(village)]
 
     def pile_tops(self) -> tuple[Card | None, ...]:

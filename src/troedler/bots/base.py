@@ -190,7 +190,17 @@ def play_game(
     """
     if not 2 <= len(bots) <= 4:
         raise ConfigurationError(f"S1: 2 to 4 bots, not {len(bots)}")
+    for bot in bots:
+        if isinstance(bot, str):  # texts are for tournament(); play_game takes bot objects
+            raise ConfigurationError(
+                "play_game takes bot objects such as RandomBot(), not the text "
+                f"{_bounded(repr(bot), 40)}; make one with troedler.bots.make_bot"
+            )
     names = [check_bot(bot) for bot in bots]
+    if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
+        raise ConfigurationError(
+            f"max_rounds must be a whole number of at least 1, not {_bounded(repr(max_rounds), 40)}"
+        )
     if move_time_limit is not None and not forfeit:
         raise ConfigurationError("a move time limit needs forfeit=True")
     if move_time_limit is not None and not move_time_limit > 0:

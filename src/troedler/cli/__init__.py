@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -11,11 +13,11 @@ from collections.abc import Sequence
 from troedler import __version__
 from troedler.cli.demo import play_demo
 from troedler.cli.play import play_in_terminal
-from troedler.cli.replay import read_records, replay_in_terminal
+from troedler.cli.replay import record_of, replay_in_terminal
 from troedler.cli.simulate import (
     Output,
     add_working_directory,
-    parse_bots,
+    bots_option,
     play_and_keep,
     progress_bar,
     run_settings,
@@ -23,10 +25,9 @@ from troedler.cli.simulate import (
     write_summary,
 )
 from troedler.cli.stepper import step_in_terminal
-from troedler.errors import ConfigurationError, FormatError, TroedlerError
-from troedler.records import MAX_SEAT_NAME, GameRecord
+from troedler.errors import ConfigurationError, TroedlerError
+from troedler.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
-from troedler.simulation.lineup import bot_from_text
 from troedler.simulation.runners import check_scheduler_address
 from troedler.simulation.tournament import Tournament, default_workers
 from troedler.svg.html import write_replay_html
@@ -46,16 +47,6 @@ DEFAULTS = {
     "games": 300,
 }
 """simulate's settings when neither given nor resumed (players: one per bot)."""
-
-
-def _bundled_bots(text: str) -> list[str]:
-    try:
-        names = parse_bots(text)
-        for name in names:
-            bot_from_text(name)
-    except ConfigurationError as error:
-        raise argparse.ArgumentTypeError(str(error).removeprefix("--bots: ")) from None
-    return names
 
 
 def _positive(text: str) -> int:
@@ -94,9 +85,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     play.add_argument(
         "--bots",
-        type=_bundled_bots,
-        default=["greedy"],
-        help="the other seats' bots (default greedy)",
+        metavar="BOT,BOT,...",
+        default=None,
+        help="the other seats' bots in seat order, repeated as needed (default greedy; "
+        "with --resume: the bundled bots the record's seats are named after); "
+        "as in simulate, a bot is random, greedy, ismcts, ismcts:N, or your own as "
+        "module:Class or module:Class:ARG, the module looked for in the current directory too",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
     play.add_argument("--name", default="you", help="your name in the record (default: you)")
@@ -104,7 +98,16 @@ def _parser() -> argparse.ArgumentParser:
         "--save",
         default=None,
         metavar="FILE",
-        help="where to save the game's record (default: a new file in this folder)",
+        help="where to save the game's record as it goes; an existing file is refused "
+        "(default: a new file in this folder)",
+    )
+    play.add_argument(
+        "--resume",
+        "--load",
+        dest="resume",
+        default=None,
+        metavar="FILE",
+        help="continue the unfinished game saved in FILE, saving it there again",
     )
     play.add_argument(
         "--recall",
@@ -175,6 +178,16 @@ def _parser() -> argparse.ArgumentParser:
         help="continue the interrupted run of --out FILE with its own settings",
     )
     sim.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the games already in --out FILE (without it such a file is refused)",
+    )
+    sim.add_argument(
+        "--drop-broken",
+        action="store_true",
+        help="with --resume: drop a last game that a crash cut short, and play it again",
+    )
+    sim.add_argument(
         "--max-rounds",
         type=_positive,
         help="stop a game after this round; it counts as capped, not finished (default 100)",
@@ -194,47 +207,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "demo":
-            play_demo(args.players, args.seed)
-            return 0
-        if args.command == "simulate":
-            return _simulate(args)
-        if args.command == "play":
-            if not 0 <= args.seat < args.players:
-                parser.error(f"--seat must be 0 to {args.players - 1}")
-            if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
-                parser.error(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
-            return play_in_terminal(
-                args.players,
-                args.seed,
-                args.bots,
-                args.seat,
-                args.recall,
-                save=args.save,
-                name=args.name,
-            )
-        if args.command == "replay":
-            if args.html:
-                return _replay_html(args.file, args.game, args.html)
-            if args.step:
-                return step_in_terminal(args.file, args.game)
-            return replay_in_terminal(args.file, args.game, False)
+        status = _command(parser, args)
+        sys.stdout.flush()  # here, where a reader that went away can be answered
     except TroedlerError as error:
         print(f"troedler: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # before a run began, or outside one
         print("troedler: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (troedler replay FILE | head)
+        _quiet_stdout()
+        return 141
+    return status
+
+
+def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command == "demo":
+        play_demo(args.players, args.seed)
+        return 0
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "play":
+        if args.resume is None and not 0 <= args.seat < args.players:
+            parser.error(f"--seat must be 0 to {args.players - 1}")
+        if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
+            parser.error(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
+        return play_in_terminal(
+            args.players,
+            args.seed,
+            bots_option(args.bots) if args.bots is not None else None,
+            args.seat,
+            args.recall,
+            save=args.save,
+            name=args.name,
+            resume=args.resume,
+        )
+    if args.command == "replay":
+        if args.html:
+            return _replay_html(args.file, args.game, args.html)
+        if args.step:
+            return step_in_terminal(args.file, args.game)
+        return replay_in_terminal(args.file, args.game, False)
     parser.print_help(sys.stderr)
     return 2
 
 
+def _quiet_stdout() -> None:
+    """Send what is left for standard output nowhere: its reader is gone, and
+    Python would otherwise complain when it flushes it at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def _replay_html(path: str, game: int, out: str) -> int:
-    texts = read_records(path)
-    if not 0 <= game < len(texts):
-        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
+    record = record_of(path, game)
     try:
-        write_replay_html(GameRecord.from_json(texts[game]), out)
+        write_replay_html(record, out)
     except OSError as error:
         print(f"troedler: cannot write {out}: {error.strerror}", file=sys.stderr)
         return 2
@@ -243,9 +272,13 @@ def _replay_html(path: str, game: int, out: str) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.overwrite and args.resume:
+        raise ConfigurationError("--overwrite replaces the run that --resume continues: give one")
+    if args.drop_broken and not args.resume:
+        raise ConfigurationError("--drop-broken drops a broken last game with --resume only")
     given = {name: getattr(args, name) for name in DEFAULTS}
     if args.bots is not None:
-        given["bots"] = parse_bots(args.bots)
+        given["bots"] = bots_option(args.bots)
     settings = run_settings(given, args.out, args.resume, DEFAULTS)
     if settings["players"] is None:
         settings["players"] = len(settings["bots"])
@@ -262,7 +295,17 @@ def _simulate(args: argparse.Namespace) -> int:
         )
     except ConfigurationError as error:
         raise ConfigurationError(f"--bots: {error}") from None
-    output = Output(args.out, settings, args.resume) if args.out else None
+    output = (
+        Output(
+            args.out,
+            settings,
+            args.resume,
+            overwrite=args.overwrite,
+            drop_broken=args.drop_broken,
+        )
+        if args.out
+        else None
+    )
     reports: list[GameReport] = list(output.done) if output else []
     total = settings["games"]
     progress = None if args.json else progress_bar()

@@ -10,25 +10,38 @@ as a record that ``troedler replay`` reads.
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from troedler.bots import Bot, make_bot
+from troedler.bots import BOTS, Bot
 from troedler.bots.base import bot_rng
-from troedler.cli.render import group_moves, render_scores, render_screen, wants_colour
-from troedler.errors import IllegalMoveError, TroedlerError
+from troedler.cli.render import (
+    HEIGHT,
+    WIDTH,
+    group_moves,
+    pile_numbers,
+    plural,
+    render_scores,
+    render_screen,
+    wants_colour,
+    wrap,
+)
+from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
 from troedler.notation import parse_move
-from troedler.records import GameRecord
+from troedler.records import GameRecord, replay
 from troedler.setup import new_game
+from troedler.simulation.lineup import bot_from_text
 from troedler.state import GameState
 from troedler.svg.view import view_of
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["HELP", "play_in_terminal"]
+__all__ = ["HELP", "play_in_terminal", "too_small"]
 
 HELP = """How to play: type the number of a move, or the move in notation:
   take 2 · bridge Knockando +V · feed Rothes · extra +A · feed +A ·
@@ -38,12 +51,15 @@ A route card moves your cart along a route of its kind; on arrival you may
 take one good. Deliver a goods request where the village holds no goods.
 Special feed moves along any route, takes a good, or replaces one good of a
 delivery; each feed used is one damage, and so is every two goods still held.
-After your turn you keep at most four cards. The game ends with the round in
+After your turn you keep at most four cards, discarding in hand order (T7).
+The game ends with the round in
 which someone has 5 fulfilled requests (6 with three players, 7 with two).
 Whoever alone has the most damage cannot win; the most points win.
-In the move list, 3)+A is move 3, taking an anvil, and 3)· takes nothing.
-Commands: 'moves' lists all moves, 'help' this text, 'quit' (or Ctrl-D,
-Ctrl-C) leaves; the game is saved either way."""
+In the move list, 3)+A is move 3, taking an anvil, and 3)· takes nothing;
+dealer piles go by their own numbers: 1 takes pile 1.
+Commands: 'moves' lists all moves, 'history' (or 'log') the whole game so
+far, 'help' this text, 'quit' (or Ctrl-D, Ctrl-C) leaves; the game is saved
+as it goes, and 'troedler play --resume FILE' continues it."""
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -51,7 +67,7 @@ CLEAR = "\x1b[H\x1b[2J"
 def play_in_terminal(
     players: int,
     seed: int,
-    bots: Sequence[str],
+    bots: Sequence[str] | None,
     seat: int,
     recall: Recall,
     read: Callable[[str], str] = input,
@@ -60,35 +76,65 @@ def play_in_terminal(
     save: str | Path | None = None,
     name: str = "you",
     screen: bool | None = None,
+    resume: str | Path | None = None,
 ) -> int:
     """Play a game with a person at ``seat`` and ``bots`` in the other seats; exit status.
 
+    ``bots`` are texts as ``simulate --bots`` takes them (default greedy).
     The record is written to ``save`` (default: a new file in the current
-    folder) when the game ends or is left. ``screen`` clears and redraws a
-    whole screen for each decision, in colour (default: when standard output
-    is a terminal).
+    folder; an existing file is refused) when the game starts and before
+    each of the person's decisions, and when it ends or is left. ``resume``
+    names a saved unfinished game to continue (saved there again unless
+    ``save`` is given); its players and seed are the record's, the person's
+    seat is the one named ``name`` (else ``seat``), and the bots, unless
+    given, are the bundled ones the seats are named after. ``screen`` clears
+    and redraws a whole screen for each decision, in colour (default: when
+    standard output is a terminal).
     """
     if screen is None:
         screen = sys.stdout.isatty()
     colour = screen and wants_colour(sys.stdout)
+    if resume is not None:
+        game, seat, states = _resumed(Path(resume), name, seat)
+        players = game.first.num_players
+        seated = _bots_of(game.names, seat, bots, Path(resume))
+        path = Path(save) if save is not None else Path(resume)
+        if save is not None:
+            _refuse_existing(path)
+    else:
+        if not 0 <= seat < players:
+            raise ConfigurationError(f"--seat must be 0 to {players - 1}")
+        texts = list(bots) if bots else ["greedy"]
+        made = [bot_from_text(texts[i % len(texts)]) for i in range(players - 1)]
+        names: list[str] = []
+        seated = []
+        for s in range(players):
+            if s == seat:
+                names.append(name)
+                seated.append(None)
+            else:
+                other = made.pop(0)
+                names.append(f"{other.name} {s}")
+                seated.append(other)
+        path = Path(save) if save is not None else _default_path(seed)
+        _refuse_existing(path)
+        game = _Game(new_game(players, seed=seed), names, seat)
+    game.save(path)  # now, so that a path that cannot be written fails before the game
     if screen and read is input:
         _enable_line_editing()
-    others = [make_bot(bots[i % len(bots)]) for i in range(players - 1)]
-    names: list[str] = []
-    seated: list[Bot | None] = []
-    for s in range(players):
-        if s == seat:
-            names.append(name)
-            seated.append(None)
-        else:
-            other = others.pop(0)
-            names.append(f"{other.name} {s}")
-            seated.append(other)
-    first = new_game(players, seed=seed)
-    path = Path(save) if save is not None else _default_path(seed)
-    game = _Game(first, names)
-    rngs = [bot_rng(seed, s) for s in range(players)]
-    write(f"You are seat {seat} ({name}); type 'help' to learn the moves.")
+    rngs = [bot_rng(game.first.seed, s) for s in range(players)]
+    if resume is not None:
+        # The bots choose their recorded moves again, so that their chance
+        # (and anything they keep) is where it was: the game goes on as it would have.
+        for state in states[:-1]:
+            mover = state.current_player
+            assert mover is not None  # every recorded move had a mover
+            bot = seated[mover]
+            if bot is not None:
+                seen = observe(state, mover)
+                bot.choose(seen, seen.legal_moves, rngs[mover])
+        write(f"Resumed the game of {resume} after {plural(len(game.moves), 'move')}.")
+    write(f"You play seat {seat} as {game.names[seat]}; type 'help' to learn the moves.")
     status = 0
     try:
         while not game.state.is_over:
@@ -98,14 +144,15 @@ def play_in_terminal(
             bot = seated[mover]
             if bot is not None:
                 seen = observe(state, mover)
-                game.play(bot.choose(seen, seen.legal_moves, rngs[mover]), mover, shown=True)
+                game.play(bot.choose(seen, seen.legal_moves, rngs[mover]), mover)
                 continue
+            game.save(path)
             seen = observe(state, mover, recall=recall)
             chosen = _ask(game, seen, read, write, screen, colour)
             if chosen is None:
                 write("You left the game.")
                 break
-            game.play(chosen, mover)
+            game.play(chosen, mover, shown=False)
     except KeyboardInterrupt:
         write("\nYou left the game (Ctrl-C).")
         status = 130
@@ -113,37 +160,163 @@ def play_in_terminal(
         if game.state.is_over:
             write("")
             write(f"Game over after round {game.state.round}.")
-            write(render_scores(game.state, names, colour))
-    game.save(path, write)
+            write(render_scores(game.state, game.names, colour, you=seat))
+    try:
+        game.save(path)
+    except ConfigurationError as error:
+        write(f"Could not save the game: {error}")
+        return status or 1
+    write(f"Saved the game to {path}; watch it again with: troedler replay {path}")
+    if not game.state.is_over:
+        write(f"Continue it with: troedler play --resume {path}")
     return status
 
 
-class _Game:
-    """The game so far: its first state, the moves made, and what others did lately."""
+def _refuse_existing(path: Path) -> None:
+    if path.exists():
+        raise ConfigurationError(
+            f"--save: {path} already exists; continue its game with "
+            f"'troedler play --resume {path}', or choose another file with --save"
+        )
 
-    def __init__(self, first: GameState, names: Sequence[str]) -> None:
+
+def _resumed(path: Path, name: str, seat: int) -> tuple[_Game, int, tuple[GameState, ...]]:
+    """The game saved in ``path`` and the person's seat in it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise FormatError(str(path), "", f"cannot be read ({error})") from None
+    try:
+        record = GameRecord.from_json(text)
+        states = replay(record)
+    except TroedlerError as error:
+        raise FormatError(str(path), "", f"is not a saved game: {error}") from None
+    if states[-1].is_over:
+        raise ConfigurationError(
+            f"--resume: {path} holds a finished game; watch it with: troedler replay {path}"
+        )
+    names = list(record.seats)
+    if names.count(name) == 1:
+        seat = names.index(name)
+    elif not 0 <= seat < len(names):
+        raise ConfigurationError(f"--seat must be 0 to {len(names) - 1}")
+    game = _Game(states[0], names, seat)
+    for state, text in zip(states, record.moves, strict=False):
+        mover = state.current_player
+        assert mover is not None  # every recorded move had a mover
+        game.play(parse_move(text, state), mover, shown=mover != seat)
+    return game, seat, states
+
+
+def _bots_of(
+    names: Sequence[str], seat: int, bots: Sequence[str] | None, path: Path
+) -> list[Bot | None]:
+    """The bots of a resumed game's other seats: ``bots`` in order, else
+    the bundled bots their seats are named after (``greedy 1``)."""
+    seated: list[Bot | None] = []
+    others = 0
+    for s, seat_name in enumerate(names):
+        if s == seat:
+            seated.append(None)
+            continue
+        if bots:
+            text = bots[others % len(bots)]
+        else:
+            text = seat_name.rsplit(" ", 1)[0].lower()
+            if text not in BOTS:
+                raise ConfigurationError(
+                    f"--resume: seat {s} of {path} is {seat_name!r:.40}, not a bundled bot; "
+                    "name the other seats' bots with --bots"
+                )
+        others += 1
+        seated.append(bot_from_text(text))
+    return seated
+
+
+class _Game:
+    """The game so far: its first state, the moves made, who made them, and
+    the others' moves since the person's last one."""
+
+    def __init__(self, first: GameState, names: Sequence[str], you: int) -> None:
         self.first = first
+        self.you = you
         self.state = first
         self.names = list(names)
         self.moves: list[Move] = []
-        self.recent: list[str] = []
+        self.movers: list[int] = []
+        self.rounds: list[tuple[int, int]] = []
+        self.recent: list[tuple[int, list[Move]]] = []
+        self.saved = 0
 
-    def play(self, move: Move, mover: int, *, shown: bool = False) -> None:
-        """Make ``move`` for seat ``mover``; ``shown`` lists it on the next screen."""
+    def play(self, move: Move, mover: int, *, shown: bool = True) -> None:
+        """Make ``move`` for seat ``mover``; ``shown`` lists it as another's move
+        on the person's next screen."""
+        self.rounds.append((self.state.round, self.state.dealer))
         self.state = apply_move(self.state, move)
         self.moves.append(move)
-        if shown:
-            self.recent.append(f"{self.names[mover]}: {move}")
+        self.movers.append(mover)
+        if not shown or mover == self.you:
+            self.recent.clear()
+        elif self.recent and self.recent[-1][0] == mover:
+            self.recent[-1][1].append(move)
+        else:
+            self.recent.append((mover, [move]))
 
-    def save(self, path: Path, write: Callable[[str], None]) -> None:
-        """Write the game's record to ``path`` and say where it is."""
-        record = GameRecord.of_game(self.first, self.moves, seats=self.names)
-        try:
-            path.write_text(record.to_json(), encoding="utf-8")
-        except OSError as error:
-            write(f"Could not save the game to {path}: {error.strerror}")
+    def recent_lines(self) -> list[str]:
+        """Every move of the others since the person's last, a turn a paragraph."""
+        lines = []
+        for seat, moves in self.recent:
+            texts = [str(move) for move in moves]
+            lines.extend(_flow([f"  {self.names[seat]}: {texts[0]}", *texts[1:]], 4))
+        return lines
+
+    def recent_text(self) -> str:
+        """Every move of the others since the person's last, turn by turn."""
+        return "; ".join(
+            f"{self.names[seat]}: " + ", ".join(str(m) for m in moves)
+            for seat, moves in self.recent
+        )
+
+    def history(self) -> list[str]:
+        """The whole game so far, a line per round's heading and per turn."""
+        lines: list[str] = []
+        shown_round = 0
+        turn: list[str] = []
+        last = -1
+        for number, (move, mover, (round_, dealer)) in enumerate(
+            zip(self.moves, self.movers, self.rounds, strict=True), 1
+        ):
+            if round_ != shown_round or mover != last:
+                if turn:
+                    lines.extend(_flow(turn, 6))
+                turn = []
+            if round_ != shown_round:
+                shown_round = round_
+                dealt = "you" if dealer == self.you else self.names[dealer]
+                lines.append(f"Round {round_} (dealer {dealt})")
+            who = "you" if mover == self.you else self.names[mover]
+            turn.append(f"{number}.{move}" if turn else f"  {who}: {number}.{move}")
+            last = mover
+        if turn:
+            lines.extend(_flow(turn, 6))
+        return lines or ["No moves yet."]
+
+    def save(self, path: Path) -> None:
+        """Write the game's record to ``path`` if it changed, replacing it at once."""
+        if path.exists() and self.saved == len(self.moves) and len(self.moves):
             return
-        write(f"Saved the game to {path}; watch it again with: troedler replay {path}")
+        record = GameRecord.of_game(self.first, self.moves, seats=self.names)
+        temporary = path.with_name(f".{path.name}.saving")
+        try:
+            temporary.write_text(record.to_json(), encoding="utf-8")
+            os.replace(temporary, path)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise ConfigurationError(
+                f"--save: cannot write {path}: {error.strerror or error}"
+            ) from None
+        self.saved = len(self.moves)
 
 
 def _default_path(seed: int) -> Path:
@@ -156,6 +329,73 @@ def _enable_line_editing() -> None:
         import readline  # noqa: F401, PLC0415 (importing it is what switches editing on)
 
 
+def _flow(items: Sequence[str], indent: int) -> list[str]:
+    """``items`` joined by commas in lines of at most :data:`WIDTH`, broken
+    between items only (an item longer than a line has one to itself)."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(line) + 2 + len(item) > WIDTH:
+            lines.append(line + ",")
+            line = " " * indent + item
+        else:
+            line = f"{line}, {item}" if line else item
+    if line:
+        lines.append(line)
+    return lines
+
+
+def too_small() -> str | None:
+    """What to say instead of a screen when the terminal is below 80 by 24; None if it fits."""
+    columns, rows = _screen_size()
+    if columns >= WIDTH and rows >= HEIGHT + 1:
+        return None
+    text = (
+        f"The screen is too small: {columns}x{rows}; the game needs "
+        f"{WIDTH}x{HEIGHT + 1}. Make the window larger, then press Enter."
+    )
+    return "\n".join(wrap(text, 0, max(20, columns)))
+
+
+def _screen_size() -> tuple[int, int]:
+    """The terminal's columns and lines now (the window may have been resized)."""
+    try:
+        size = os.get_terminal_size(sys.stdout.fileno())
+    except (OSError, ValueError):  # not a terminal: the environment's word, or 80x24
+        size = shutil.get_terminal_size((WIDTH, HEIGHT + 1))
+    return size.columns, size.lines
+
+
+def _pause(read: Callable[[str], str], prompt: str = "(Enter: back to the game) ") -> bool:
+    """Wait for Enter; False if the person ends the input (Ctrl-D)."""
+    try:
+        read(prompt)
+    except EOFError:
+        return False
+    return True
+
+
+def _pages(
+    lines: Sequence[str],
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+    screen: bool,
+    last: str = "(Enter: back to the game) ",
+) -> bool:
+    """Write ``lines``, a screenful at a time on a terminal; False on Ctrl-D."""
+    if not screen:
+        for line in lines:
+            write(line)
+        return True
+    size = max(1, _screen_size()[1] - 1)
+    for start in range(0, len(lines), size):
+        write(CLEAR + "\n".join(lines[start : start + size]))
+        more = start + size < len(lines)
+        if not _pause(read, "(Enter: more) " if more else last):
+            return False
+    return True
+
+
 def _ask(
     game: _Game,
     seen: Observation,
@@ -166,22 +406,31 @@ def _ask(
 ) -> Move | None:
     """The person's move, asked for until one is legal; None if they leave."""
     moves = seen.legal_moves
-    numbered = [move for _, members in group_moves(moves) for _, move in members]
+    numbered = {number: move for _, members in group_moves(moves) for number, move in members}
     state = game.state
     names = game.names
     message = ""
-    recent = "Since your last move: " + "; ".join(game.recent) if game.recent else ""
+    recent = "Since your last move: " + game.recent_text() if game.recent else ""
+    if len(wrap(recent)) > 2:  # too many for the screen: every one of them first
+        lines = ["Since your last move:", *game.recent_lines()]
+        if not _pages(lines, read, write, screen, "(Enter: to your move) "):
+            return None
+        recent = "Since your last move: see above, or type 'history'"
     game.recent.clear()
     while True:
-        page = render_screen(
-            view_of(seen),
-            names,
-            colour=colour,
-            you=seen.seat,
-            moves=numbered,
-            recent=recent,
-            message=message,
-        )
+        small = too_small() if screen else None
+        if small is not None:
+            page = small
+        else:
+            page = render_screen(
+                view_of(seen),
+                names,
+                colour=colour,
+                you=seen.seat,
+                moves=moves,
+                recent=recent,
+                message=message,
+            )
         write((CLEAR if screen else "") + page)
         message = ""
         try:
@@ -192,29 +441,29 @@ def _ask(
         if lowered in ("quit", "q", "exit"):
             return None
         if lowered in ("help", "?", "h"):
-            write(HELP)
-            if screen:
-                try:
-                    read("(Enter: back to the game) ")
-                except EOFError:
-                    return None
+            if not _pages(HELP.splitlines(), read, write, screen):
+                return None
+            continue
+        if lowered in ("history", "log"):
+            if not _pages(game.history(), read, write, screen):
+                return None
             continue
         if lowered == "moves":
+            lines = []
             for label, members in group_moves(moves):
-                write(f"{label}: " + ", ".join(f"{n} {m}" for n, m in members))
-            if screen:
-                try:
-                    read("(Enter: back to the game) ")
-                except EOFError:
-                    return None
+                lines.extend(wrap(f"{label}: " + ", ".join(f"{n} {m}" for n, m in members)))
+            if not _pages(lines, read, write, screen):
+                return None
             continue
         if not text:
             continue
         if text.isdecimal():
             number = int(text)
-            if 1 <= number <= len(numbered):
-                return numbered[number - 1]
-            message = f"There is no move {number}: choose 1 to {len(numbered)}."
+            if number in numbered:
+                return numbered[number]
+            first, last = min(numbered), max(numbered)
+            what = "pile" if pile_numbers(moves) else "move"
+            message = f"There is no {what} {number}: choose {first} to {last}."
             continue
         try:
             move = parse_move(text, state)

@@ -11,11 +11,12 @@ the legal moves grouped by kind. :func:`render_scores` is the final table.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
 from troedler.board import RouteKind
-from troedler.cards import Card, RequestCard, RouteCard
+from troedler.cards import Card, RequestCard, RouteCard, SpecialFeedCard
 from troedler.goods import Good, Goods
 from troedler.moves import (
     DiscardCard,
@@ -29,7 +30,7 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.scoring import outcome
+from troedler.scoring import Tally, outcome
 from troedler.state import GameState, Phase
 from troedler.svg.view import View
 from troedler.views import Observation
@@ -39,11 +40,14 @@ __all__ = [
     "WIDTH",
     "Ink",
     "group_moves",
+    "pile_numbers",
+    "plural",
     "render_moves",
     "render_observation",
     "render_scores",
     "render_screen",
     "wants_colour",
+    "wrap",
 ]
 
 WIDTH = 80
@@ -154,22 +158,60 @@ def _words(ink: Ink, items: Sequence[tuple[str, str]], indent: int, lines: int) 
     return [str(line) for line in out if line.width]
 
 
-def _mover_text(view: View, names: Sequence[str]) -> str:
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``: a count and its word in the right number."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def wrap(text: str, indent: int = 2, width: int = WIDTH) -> list[str]:
+    """Plain ``text`` in lines of at most ``width``, broken between words only."""
+    return textwrap.wrap(
+        text,
+        width,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [""]
+
+
+def _shorten(text: str, width: int = WIDTH) -> str:
+    """``text`` cut at a word to fit ``width``, the cut marked with an ellipsis."""
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width - 1)
+    return text[: cut if cut > 0 else width - 1].rstrip() + "…"
+
+
+def _mover_text(view: View, names: Sequence[str], you: int | None = None) -> str:
     if view.phase is Phase.GAME_OVER:
         return "game over"
     seat = view.current_player
+    mine = seat is not None and seat == you
     who = names[seat] if seat is not None else "-"
     if view.phase is Phase.TAKE_PILES:
-        return f"{who} to take a dealer pile"
+        return "you take a dealer pile" if mine else f"{who} to take a dealer pile"
     if view.discards_due:
-        return f"{who} discards {view.discards_due} more"
-    return f"{who} to play"
+        return f"{'you discard' if mine else who + ' discards'} {view.discards_due} more"
+    return "your turn" if mine else f"{who} to play"
+
+
+def pile_numbers(moves: Sequence[Move]) -> bool:
+    """Whether ``moves`` are all pile moves of one kind, numbered by their pile.
+
+    Then a typed ``1`` means pile 1, never the first pile listed.
+    """
+    return bool(moves) and (
+        all(isinstance(m, TakePile) for m in moves)
+        or all(isinstance(m, DiscardPile) for m in moves)
+    )
 
 
 def group_moves(moves: Sequence[Move]) -> list[tuple[str, list[tuple[int, Move]]]]:
     """The moves in groups by kind, each move with its number from 1.
 
-    Numbers follow the groups' order, so the moves read in the order shown.
+    Numbers follow the groups' order, so the moves read in the order shown;
+    when every move takes (or discards) a dealer pile, its number is the
+    pile's own (see :func:`pile_numbers`).
     """
     kinds = (
         ("take", (TakePile,)),
@@ -186,12 +228,14 @@ def group_moves(moves: Sequence[Move]) -> list[tuple[str, list[tuple[int, Move]]
     ]
     numbered: list[tuple[str, list[tuple[int, Move]]]] = []
     number = 0
+    by_pile = pile_numbers(moves)
     for name, members in groups:
         if members:
             numbered.append((name, []))
             for move in members:
                 number += 1
-                numbered[-1][1].append((number, move))
+                own = move.pile if by_pile and isinstance(move, TakePile | DiscardPile) else number
+                numbered[-1][1].append((own, move))
     return numbered
 
 
@@ -240,6 +284,12 @@ def _player_lines(ink: Ink, view: View, names: Sequence[str], you: int | None) -
         name = names[seat].ljust(width)
         tally = view.tally(seat)
         fulfilled = view.fulfilled(seat)
+        if seat == view.current_player and view.played and tally is not None:
+            # What this turn has done already counts: feed spent, requests delivered.
+            feed = sum(isinstance(card, SpecialFeedCard) for card in view.played)
+            points = tuple(c.points for c in view.played if isinstance(c, RequestCard))
+            tally = Tally(tally.feed_used + feed, tally.goods_held, tally.request_points + points)
+            fulfilled = (fulfilled or 0) + len(points)
         score = (
             " ?pts  ?dmg ?req"
             if tally is None or fulfilled is None
@@ -249,7 +299,7 @@ def _player_lines(ink: Ink, view: View, names: Sequence[str], you: int | None) -
         if seat == you:
             held = "your hand is below"
         elif hand is None:
-            held = f"hand {view.hand_sizes[seat]} cards"
+            held = f"hand {plural(view.hand_sizes[seat], 'card')}"
         else:
             held = "hand " + (" ".join(str(c) for c in hand) or "-")
         goods = view.goods[seat]
@@ -259,9 +309,9 @@ def _player_lines(ink: Ink, view: View, names: Sequence[str], you: int | None) -
             f"{marker}{ink.seat(seat, name)} {view.carts[seat]:<13} {ink.goods(goods)}{pad} "
             f"{score} {held}"
         )
-        if len(plain) > WIDTH:
-            cut = len(plain) - WIDTH + 1
-            shown, plain = shown[:-cut] + "…", plain[:-cut] + "…"
+        if len(plain) > WIDTH:  # the hand, plain text at the end, is shortened at a card
+            kept = _shorten(held, WIDTH - (len(plain) - len(held)))
+            shown = shown[: len(shown) - len(held)] + kept
         lines.append(shown)
     return lines
 
@@ -286,10 +336,11 @@ def render_screen(
     """
     ink = Ink(colour)
     lines: list[str] = []
-    title = f"Round {view.round} · dealer {names[view.dealer]} · {_mover_text(view, names)}"
+    dealer = "you" if view.dealer == you else names[view.dealer]
+    title = f"Round {view.round} · dealer {dealer} · {_mover_text(view, names, you)}"
     if heading:
         title = f"{heading} · {title}"
-    lines.append(ink(title[:WIDTH], "bold"))
+    lines.append(ink(_shorten(title), "bold"))
     here: dict[str, list[int]] = {}
     for seat, cart in enumerate(view.carts):
         here.setdefault(cart, []).append(seat)
@@ -342,7 +393,7 @@ def render_screen(
         pieces = [("Dealer piles:", "Dealer piles:")]
         for k, pile in enumerate(view.dealer_piles):
             if pile is None:
-                pieces.append((f"{k}: gone", f"{k}: gone"))
+                pieces.append((f"{k}: gone ·", f"{k}: gone ·"))
             else:
                 shown = " ".join(ink.card(c) for c in pile) or "empty"
                 plain = " ".join("?" if c is None else str(c) for c in pile) or "empty"
@@ -352,13 +403,31 @@ def render_screen(
     played = ""
     if view.played:
         played = "; played now: " + " ".join(ink.card(c) for c in view.played)
-    lines.append(
-        f"Discard pile {view.discard_size} cards, top {top}; "
-        f"game-round pile {view.game_round_pile_size}{played}"
+    pile_line = (
+        f"Discard pile {plural(view.discard_size, 'card')}, top {top}; "
+        f"game-round pile {view.game_round_pile_size}"
     )
+    if played:
+        words = [(w, w) for w in pile_line.split(" ")]
+        words[-1] = (words[-1][0] + ";", words[-1][1] + ";")
+        words.append(("played now:", "played now:"))
+        words.extend((ink.card(c), str(c)) for c in view.played)
+        lines.extend(_words(ink, words, 2, 2))
+    else:
+        lines.append(pile_line)
+    if you is not None and view.discards_due and view.current_player == you:
+        due = view.discards_due
+        rule = (
+            f"Over the hand limit (T7): you discard {due} more, in hand order: only "
+            "cards from the last one discarded onward may go."
+        )
+        lines.extend(ink(line, "bold") for line in wrap(rule))
     if recent:
         lines.extend(_words(ink, [(word, word) for word in recent.split(" ")], 2, 2))
-    room = HEIGHT - len(lines) - (1 if message else 0)
+    message_lines = wrap(message) if message else []
+    if len(message_lines) > 2:  # shortened on purpose, the cut marked
+        message_lines = [message_lines[0], _shorten(message_lines[1] + " " + message_lines[2])]
+    room = HEIGHT - len(lines) - len(message_lines)
     if moves:
         move_lines: list[str] = []
         for name, members in group_moves(moves):
@@ -369,13 +438,15 @@ def render_screen(
             move_lines = move_lines[: max(0, room - 1)]
             move_lines.append(ink(f"… {len(moves)} moves in all: 'moves' lists them", "dim"))
         lines.extend(move_lines)
-    if message:
-        lines.append(message)
+    lines.extend(message_lines)
     return "\n".join(lines)
 
 
-def render_scores(state: GameState, names: Sequence[str], colour: bool = False) -> str:
-    """The final scoring table of a finished game, its columns explained."""
+def render_scores(
+    state: GameState, names: Sequence[str], colour: bool = False, you: int | None = None
+) -> str:
+    """The final scoring table of a finished game, its columns explained;
+    ``you`` is the seat of the person reading it."""
     ink = Ink(colour)
     result = outcome(state)
     width = max(6, *(len(n) for n in names))
@@ -399,8 +470,10 @@ def render_scores(state: GameState, names: Sequence[str], colour: bool = False) 
         "fulfilled goods request; damage: feed + half the goods, rounded up; total: total\n"
         "damage (the most damage alone; it cannot win); points: requests + one per good."
     )
-    winners = ", ".join(f"seat {s} ({names[s]})" for s in sorted(result.winners))
-    lines.append(f"Winner: {winners}")
+    winners = ", ".join(
+        "you" if s == you else f"seat {s} ({names[s]})" for s in sorted(result.winners)
+    )
+    lines.append(f"Winner{'' if len(result.winners) == 1 else 's'}: {winners}")
     return "\n".join(lines)
 
 
@@ -424,15 +497,15 @@ def render_observation(seen: Observation, names: Sequence[str]) -> str:
             lines.append(f"  pile {i}: " + ("gone" if pile is None else _cards(pile)))
     top = seen.discard_pile[-1] if seen.discard_pile else None
     lines.append(
-        f"Discard pile: {len(seen.discard_pile)} cards, top {top if top else '-'}; "
-        f"game-round pile: {seen.game_round_pile_size} cards"
+        f"Discard pile: {plural(len(seen.discard_pile), 'card')}, top {top if top else '-'}; "
+        f"game-round pile: {plural(seen.game_round_pile_size, 'card')}"
     )
     lines.append("Players:")
     for seat, name in enumerate(names):
         hand = seen.hands[seat]
-        shown = _cards(hand) if hand is not None else f"{seen.hand_sizes[seat]} cards"
+        shown = _cards(hand) if hand is not None else plural(seen.hand_sizes[seat], "card")
         pile = seen.value_piles[seat]
-        value = _cards(pile) if pile is not None else f"{seen.value_pile_sizes[seat]} cards"
+        value = _cards(pile) if pile is not None else plural(seen.value_pile_sizes[seat], "card")
         marker = "*" if seat == seen.current_player else " "
         lines.append(
             f" {marker}{name:<12} goods {seen.goods[seat]!s:<8} hand {shown}; value pile {value}"

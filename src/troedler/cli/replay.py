@@ -10,7 +10,7 @@ from troedler.cli.demo import write_log
 from troedler.errors import FormatError
 from troedler.records import GameRecord
 
-__all__ = ["read_records", "replay_in_terminal"]
+__all__ = ["read_records", "record_of", "replay_in_terminal"]
 
 MAX_FILE_CHARS = 200_000_000
 
@@ -30,6 +30,20 @@ def read_records(path: str) -> list[str]:
     return [text]
 
 
+def record_of(path: str, game: int) -> GameRecord:
+    """Game ``game`` (from 0) of the record file ``path``; a bad one is a
+    :class:`FormatError` naming the file and, in a file of many, the line."""
+    texts = read_records(path)
+    if not 0 <= game < len(texts):
+        held = "1 game" if len(texts) == 1 else f"{len(texts)} games"
+        raise FormatError(path, "", f"holds {held}; there is no game {game}")
+    try:
+        return GameRecord.from_json(texts[game])
+    except FormatError as error:
+        where = f"line {game + 1}" if len(texts) > 1 else ""
+        raise FormatError(path, where, str(error)) from None
+
+
 def replay_in_terminal(
     path: str,
     game: int,
@@ -38,10 +52,7 @@ def replay_in_terminal(
     write: Callable[[str], None] = print,
 ) -> int:
     """Show game ``game`` (from 0) of the record file ``path``; exit status."""
-    texts = read_records(path)
-    if not 0 <= game < len(texts):
-        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
-    record = GameRecord.from_json(texts[game])
+    record = record_of(path, game)
 
     def pause() -> bool:
         try:

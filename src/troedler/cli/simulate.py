@@ -26,12 +26,14 @@ import attrs
 from troedler.bots.base import BotFailure
 from troedler.errors import ConfigurationError, FormatError
 from troedler.simulation.games import GameReport, game_seed
+from troedler.simulation.lineup import bot_from_text
 from troedler.simulation.processes import sigint_blocked
 from troedler.simulation.summary import Summary
 
 __all__ = [
     "JOURNAL_FORMAT",
     "Output",
+    "bots_option",
     "parse_bots",
     "progress_bar",
     "write_summary",
@@ -57,6 +59,22 @@ def parse_bots(text: str) -> list[str]:
     return names
 
 
+def bots_option(text: str) -> list[str]:
+    """The bots of ``--bots``, each made once to check it, for ``simulate`` and ``play``.
+
+    ``module:Class`` is looked for in the current directory too; a bot that
+    cannot be made is a :class:`ConfigurationError` starting ``--bots:``.
+    """
+    names = parse_bots(text)
+    add_working_directory()
+    for name in names:
+        try:
+            bot_from_text(name)
+        except ConfigurationError as error:
+            raise ConfigurationError(f"--bots: {error}") from None
+    return names
+
+
 # --- the summary for people ------------------------------------------------
 
 
@@ -74,12 +92,15 @@ def write_summary(summary: Summary, out: TextIO | None = None) -> None:
     capped = f"{summary.capped} capped"
     if summary.max_rounds is not None:
         capped += f" at round {summary.max_rounds}"
+    games = "1 game" if summary.games == 1 else f"{summary.games} games"
     out.write(
-        f"{summary.games} games of {summary.players} players: {summary.finished} finished, "
+        f"{games} of {summary.players} players: {summary.finished} finished, "
         f"{capped}, {summary.forfeited} forfeited\n"
     )
+    finished = "game" if summary.finished == 1 else "games"
     out.write(
-        f"over the {summary.finished} finished games: mean rounds {_number(summary.mean_rounds)}\n"
+        f"over the {summary.finished} finished {finished}: "
+        f"mean rounds {_number(summary.mean_rounds)}\n"
     )
     width = max([10, *(len(row.name) for row in summary.bots)])
     out.write(
@@ -189,22 +210,62 @@ def _complete_lines(path: Path) -> list[bytes]:
     return lines[:-1]
 
 
+def _games_in(path: Path) -> int:
+    """How many lines (games) ``path`` holds; 0 when it does not exist."""
+    try:
+        with path.open("rb") as file:
+            return sum(1 for line in file if line.strip())
+    except FileNotFoundError:
+        return 0
+    except OSError as error:
+        raise ConfigurationError(f"--out: cannot read {path}: {error.strerror or error}") from None
+
+
+def _same_game(line: bytes, seed: int) -> bool:
+    """Whether the record ``line`` is a whole record of the game seeded ``seed``."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("seed") == seed
+
+
 class Output:
     """The ``--out`` file and its journal, opened (and checked) before the first game.
 
-    ``settings`` describe the run. With ``resume`` the journal must describe
-    the same run; its games are :attr:`done`, and lines written after the
-    last complete game (cut short by a crash) are dropped.
+    ``settings`` describe the run. A file that already holds games is
+    refused unless ``resume`` or ``overwrite``. With ``resume`` the journal
+    must describe the same run; its games are :attr:`done`, and lines written
+    after the last complete game (cut short by a crash) are dropped. A last
+    game whose record was cut short while its journal line was written whole
+    is refused with how to recover, or with ``drop_broken`` dropped (it is
+    played again).
     """
 
-    def __init__(self, path: str, settings: dict[str, Any], resume: bool) -> None:
+    def __init__(
+        self,
+        path: str,
+        settings: dict[str, Any],
+        resume: bool,
+        *,
+        overwrite: bool = False,
+        drop_broken: bool = False,
+    ) -> None:
         self.path = Path(path)
         self.journal_path = Path(path + ".journal")
         self.settings = settings
         self.done: list[GameReport] = []
+        if not resume and not overwrite:
+            held = _games_in(self.path)
+            if held:
+                raise ConfigurationError(
+                    f"--out: {path} already holds {held} game{'' if held == 1 else 's'}; "
+                    "continue that run with --resume, replace it with --overwrite, "
+                    "or choose another file"
+                )
         try:
             if resume:
-                self._resume()
+                self._resume(drop_broken)
                 self._records = self.path.open("a", encoding="utf-8")
                 self._journal = self.journal_path.open("a", encoding="utf-8")
             else:
@@ -243,7 +304,7 @@ class Output:
             raise FormatError(str(journal), "line 1", f"is not a {JOURNAL_FORMAT} header")
         return {name: header[name] for name in SETTINGS}
 
-    def _resume(self) -> None:
+    def _resume(self, drop_broken: bool) -> None:
         journal = str(self.journal_path)
         lines = _complete_lines(self.journal_path)[1:]
         try:
@@ -252,9 +313,23 @@ class Output:
             raise ConfigurationError(
                 f"--resume: cannot read {self.path}: {error.strerror or error}"
             ) from None
+        if lines and len(records) >= len(lines) - 1 and self._broken_last(lines, records):
+            if not drop_broken:
+                raise FormatError(
+                    str(self.path),
+                    f"line {len(lines)}",
+                    f"the last game is cut short, though {journal} holds it (a crash while "
+                    "writing); run again with --resume --drop-broken to drop that game and "
+                    "play it again, or keep a copy of both files first",
+                )
+            lines = lines[:-1]
+            records = records[: len(lines)]
         if len(records) < len(lines):
             raise FormatError(
-                str(self.path), "", f"holds {len(records)} games, its journal {len(lines)}"
+                str(self.path),
+                "",
+                f"holds {len(records)} games but its journal {journal} names {len(lines)}: "
+                "they are not of one run",
             )
         seen: set[int] = set()
         for number, line in enumerate(lines, 2):
@@ -290,6 +365,16 @@ class Output:
             if cut != len(data):
                 with path.open("r+b") as file:
                     file.truncate(cut)
+
+    def _broken_last(self, lines: list[bytes], records: list[bytes]) -> bool:
+        """Whether the journal's last game has no whole record at its line."""
+        if len(records) < len(lines):
+            return True
+        try:
+            seed = json.loads(lines[-1])["seed"]
+        except (ValueError, KeyError, TypeError):
+            return False  # the journal line itself is bad: the check below names it
+        return not _same_game(records[len(lines) - 1], seed)
 
     def write(self, report: GameReport) -> None:
         """Add a finished game to both files, at once."""

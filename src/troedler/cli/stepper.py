@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from troedler.cli.play import too_small
 from troedler.cli.render import render_scores, render_screen, wants_colour
-from troedler.cli.replay import read_records
-from troedler.errors import FormatError
-from troedler.records import GameRecord, replay
+from troedler.cli.replay import record_of
+from troedler.records import replay
 from troedler.svg.view import view_of
 
 __all__ = ["PROMPT", "step_in_terminal"]
@@ -32,10 +32,7 @@ def step_in_terminal(
     screen: bool | None = None,
 ) -> int:
     """Step through game ``game`` (from 0) of the record file ``path``; exit status."""
-    texts = read_records(path)
-    if not 0 <= game < len(texts):
-        raise FormatError(path, "", f"holds {len(texts)} game(s); there is no game {game}")
-    record = GameRecord.from_json(texts[game])
+    record = record_of(path, game)
     states = replay(record)
     if screen is None:
         screen = sys.stdout.isatty()
@@ -52,7 +49,8 @@ def step_in_terminal(
             mover = states[step - 1].current_player
             who = names[mover] if mover is not None else ""
             done = f"{who}: {record.moves[step - 1]}"
-        page = render_screen(
+        small = too_small() if screen else None
+        page = small or render_screen(
             view_of(state),
             names,
             colour=colour,

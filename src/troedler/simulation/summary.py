@@ -28,7 +28,10 @@ def wilson_interval(wins: float, n: int) -> tuple[float, float] | None:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At no wins (all wins) the bound is 0 (1) exactly; rounding would leave 2.8e-17.
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high
 
 
 @attrs.frozen

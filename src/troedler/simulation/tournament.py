@@ -22,6 +22,14 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.summary = summary
 
 
+def _check_workers(workers: object) -> None:
+    """Refuse a count of worker processes that is not a whole number of at least 1."""
+    if type(workers) is not int or workers < 1:
+        raise ConfigurationError(
+            f"workers must be a whole number of at least 1, not {str(workers)[:20]!r}"
+        )
+
+
 def default_workers() -> int:
     """All the cores this process may use."""
     try:
@@ -87,6 +95,7 @@ class Tournament:
     ) -> Generator[GameReport, None, None]:
         """Play ``games`` (a count from game 0, or the game numbers); each
         report as its game ends, which is not game order with several workers."""
+        _check_workers(workers)
         indices = range(games) if isinstance(games, int) else games
         yield from run_games(
             self.specs(indices, keep_records),
@@ -130,6 +139,7 @@ def tournament(
     """
     if games < 0:
         raise ConfigurationError(f"the number of games cannot be negative, not {games}")
+    _check_workers(workers)
     run = Tournament(
         bots, players=players, seed=seed, max_rounds=max_rounds, move_time_limit=move_time_limit
     )

@@ -1,0 +1,74 @@
+"""Misuse at the edges of the API gets a TroedlerError that says what is wrong."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from troedler import new_game, parse_move
+from troedler.bots import RandomBot, play_game
+from troedler.errors import ConfigurationError, NotationError, TroedlerError
+from troedler.scoring import Tally, score
+from troedler.simulation import tournament
+from troedler.simulation.summary import wilson_interval
+
+
+def test_goods_in_a_village_the_board_lacks_is_refused_by_name() -> None:
+    state = new_game(2, seed=1)
+    with pytest.raises(ConfigurationError, match="no village called 'Nowhere'"):
+        state.goods_in("Nowhere")
+    village = state.board.villages[0].name
+    assert state.goods_in(village) == state.village_goods[0]
+
+
+def test_a_delivery_of_a_request_no_card_shows_is_not_a_move() -> None:
+    state = new_game(2, seed=1)
+    with pytest.raises(NotationError, match="no goods request 'AAA:0' among this game's cards"):
+        parse_move("deliver AAA:0", state)
+    real = state.cards.requests[0]
+    assert parse_move(f"deliver {real}", state).request == real
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"feed_used": -1, "goods_held": 0}, "feed_used"),
+        ({"feed_used": 0, "goods_held": -2}, "goods_held"),
+        ({"feed_used": 0, "goods_held": 0, "request_points": (5, -1)}, "request_points"),
+        ({"feed_used": 1.5, "goods_held": 0}, "feed_used"),
+        ({"feed_used": 0, "goods_held": 0, "request_points": [5]}, "request_points"),
+        ({"feed_used": 0, "goods_held": 0, "request_points": ("x",)}, "request_points"),
+    ],
+)
+def test_a_tally_of_negative_counts_is_refused(fields: dict[str, object], named: str) -> None:
+    with pytest.raises(ConfigurationError, match=f"Tally: expected .*{named}"):
+        Tally(**fields)  # type: ignore[arg-type]
+
+
+def test_a_valid_tally_still_scores() -> None:
+    result = score([Tally(0, 0), Tally(4, 5, (7, 6))])
+    assert result.points == (0, 18)
+
+
+def test_tournament_refuses_zero_workers_as_the_command_line_does() -> None:
+    with pytest.raises(ConfigurationError, match="workers must be a whole number of at least 1"):
+        tournament(["random", "greedy"], games=1, workers=0)
+
+
+def test_play_game_refuses_a_cap_of_no_rounds() -> None:
+    with pytest.raises(ConfigurationError, match="max_rounds must be a whole number"):
+        play_game([RandomBot(), RandomBot()], seed=1, max_rounds=0)
+
+
+def test_play_game_given_bot_names_says_it_wants_bot_objects() -> None:
+    with pytest.raises(TroedlerError, match="play_game takes bot objects.*make_bot"):
+        play_game(["random", "greedy"], seed=1)  # type: ignore[list-item]
+
+
+def test_interval_bounds_at_no_wins_and_all_wins_are_exact() -> None:
+    assert wilson_interval(0, 3) is not None and wilson_interval(0, 3)[0] == 0.0  # type: ignore[index]
+    assert wilson_interval(3, 3)[1] == 1.0  # type: ignore[index]
+    summary = tournament(["greedy", "random"], games=2, seed=1)
+    text = json.dumps(summary.to_dict())
+    assert "e-1" not in text and "e-2" not in text
