@@ -28,10 +28,10 @@ from troedler.errors import ConfigurationError
 from troedler.moves import Move
 from troedler.state import GameState
 from troedler.svg.drawing import Picture, picture
+from troedler.svg.facts import check_position, num_players
 from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
 from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
-from troedler.svg.view import View, view_of
 from troedler.views import Observation
 
 __all__ = [
@@ -59,17 +59,17 @@ def board_picture(
     min_height: float = 0.0,
 ) -> Picture:
     """The picture of ``position`` as parts; :func:`board` joins them."""
-    view = view_of(position)
+    position = check_position(position)
+    seats = num_players(position)
     if names is None:
-        names = tuple(f"seat {seat}" for seat in range(view.num_players))
-    if len(names) != view.num_players:
-        raise ConfigurationError(f"{view.num_players} seat names needed, got {len(names)}")
-    earlier: View | None = None
+        names = tuple(f"seat {seat}" for seat in range(seats))
+    if len(names) != seats:
+        raise ConfigurationError(f"{seats} seat names needed, got {len(names)}")
     if before is not None:
-        earlier = view_of(before)
-        if earlier.board != view.board or earlier.num_players != view.num_players:
+        before = check_position(before)
+        if before.board != position.board or num_players(before) != seats:
             raise ConfigurationError("before must be a position of the same game")
-    return picture(view, names=names, last_move=last_move, before=earlier, min_height=min_height)
+    return picture(position, names=names, last_move=last_move, before=before, min_height=min_height)
 
 
 def board(

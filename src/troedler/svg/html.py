@@ -24,7 +24,6 @@ from troedler.scoring import outcome
 from troedler.state import GameState, Phase
 from troedler.svg.drawing import Picture, picture
 from troedler.svg.style import FONT
-from troedler.svg.view import view_of
 
 __all__ = ["replay_html", "write_replay_html"]
 
@@ -47,12 +46,12 @@ def replay_html(
     moves = [parse_move(text, state) for text, state in zip(record.moves, states, strict=False)]
     pictures: list[Picture] = []
     for k, state in enumerate(states):
-        view = view_of(state)
         if k == 0:
-            pictures.append(picture(view, names=names))
+            pictures.append(picture(state, names=names))
         else:
-            earlier = view_of(states[k - 1])
-            pictures.append(picture(view, names=names, last_move=moves[k - 1], before=earlier))
+            pictures.append(
+                picture(state, names=names, last_move=moves[k - 1], before=states[k - 1])
+            )
     height = max(p.height for p in pictures)
     open_tag = attrs.evolve(pictures[0], height=height).open_tag(None)
     index: dict[str, int] = {}
