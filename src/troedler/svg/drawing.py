@@ -69,10 +69,13 @@ def picture(
     last_move: Move | None = None,
     before: Position | None = None,
     min_height: float = 0.0,
+    panel: bool = True,
 ) -> Picture:
     """Draw ``position``: the map, the legend and the panel, as parts.
 
-    ``min_height`` keeps pictures of one game the same size as the panel grows.
+    ``min_height`` keeps pictures of one game the same size as the panel grows;
+    ``panel=False`` draws the map and legend alone, for a page that shows the
+    panel as HTML (:mod:`troedler.svg.panel_html`).
     """
     at = layout(position.board)
     width = max(x for x, _ in at.values()) + 2 * MARGIN_X
@@ -84,19 +87,23 @@ def picture(
         drawn.append(village(position, i, *at[place.name], marks))
     drawn.extend(carts(position, at, names))
     drawn.append(legend(14.0, height, width - 28))
-    panel = Panel(position, names, width + PANEL_GAP)
-    panel.header(marks.caption)
-    panel.seats()
-    panel.hands()
-    panel.piles()
-    total_h = max(height + LEGEND_H, panel.y + 10, min_height)
-    full_w = width + PANEL_W + PANEL_GAP
     title = f"troedler: round {position.round}, {position.phase.value}"
     title_element = el(None, "title")
     title_element.text = title
     backgrounds = el(None, "g", class_="background")
     # Full height whatever the viewBox: pictures of one game then share these.
     el(backgrounds, "rect", x=0.0, y=0.0, width=width, height="100%", fill=PAPER)
+    head = (done(title_element), token_defs())
+    if not panel:
+        map_h = max(height + LEGEND_H, min_height)
+        return Picture(width, map_h, title, (*head, done(backgrounds), *drawn))
+    side = Panel(position, names, width + PANEL_GAP)
+    side.header(marks.caption)
+    side.seats()
+    side.hands()
+    side.piles()
+    total_h = max(height + LEGEND_H, side.y + 10, min_height)
+    full_w = width + PANEL_W + PANEL_GAP
     el(
         backgrounds,
         "rect",
@@ -106,12 +113,5 @@ def picture(
         height="100%",
         fill="#ffffff",
     )
-    parts = (
-        done(title_element),
-        token_defs(),
-        done(backgrounds),
-        *drawn,
-        *panel.parts,
-        *panel.faces.values(),
-    )
+    parts = (*head, done(backgrounds), *drawn, *side.parts, *side.faces.values())
     return Picture(full_w, total_h, title, parts)
