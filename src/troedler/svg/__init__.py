@@ -57,8 +57,13 @@ def board_picture(
     before: Position | None = None,
     names: Sequence[str] | None = None,
     min_height: float = 0.0,
+    panel: bool = True,
 ) -> Picture:
-    """The picture of ``position`` as parts; :func:`board` joins them."""
+    """The picture of ``position`` as parts; :func:`board` joins them.
+
+    ``panel=False`` draws the map alone, for a page that shows the panel as
+    HTML beside it.
+    """
     position = check_position(position)
     seats = num_players(position)
     if names is None:
@@ -69,7 +74,14 @@ def board_picture(
         before = check_position(before)
         if before.board != position.board or num_players(before) != seats:
             raise ConfigurationError("before must be a position of the same game")
-    return picture(position, names=names, last_move=last_move, before=before, min_height=min_height)
+    return picture(
+        position,
+        names=names,
+        last_move=last_move,
+        before=before,
+        min_height=min_height,
+        panel=panel,
+    )
 
 
 def board(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
@@ -27,7 +28,7 @@ from troedler.svg.map import last_move_marks
 from troedler.svg.panel_html import panel_css, panel_html
 from troedler.svg.style import FONT
 
-__all__ = ["replay_html", "write_replay_html"]
+__all__ = ["replay_html", "scoring_html", "write_replay_html"]
 
 
 def replay_html(
@@ -74,7 +75,7 @@ def replay_html(
         font=html.escape(FONT),
         panel_css=panel_css(),
         moves=_move_list(record, states),
-        scores=_scores(record, states[-1]),
+        scores=scoring_html(record.seats, states[-1]),
         last=len(states) - 1,
         data=_script_json(data),
     )
@@ -119,7 +120,8 @@ def _move_list(record: GameRecord, states: tuple[GameState, ...]) -> str:
     return "\n".join(items)
 
 
-def _scores(record: GameRecord, final: GameState) -> str:
+def scoring_html(names: Sequence[str], final: GameState) -> str:
+    """The final scoring of ``final`` as an HTML table, or a note that the game did not end."""
     if final.phase is not Phase.GAME_OVER:
         return (
             f"<p>The record stops in round {final.round}: the game did not end, "
@@ -131,7 +133,7 @@ def _scores(record: GameRecord, final: GameState) -> str:
         requests = " + ".join(str(p) for p in tally.request_points) or "none"
         rows.append(
             "<tr>"
-            f'<td class="who seat-{seat}">{html.escape(record.seats[seat])}</td>'
+            f'<td class="who seat-{seat}">{html.escape(names[seat])}</td>'
             f"<td>{tally.feed_used}</td><td>{tally.goods_held}</td><td>{requests}</td>"
             f"<td>{result.damage[seat]}</td>"
             f"<td>{'yes' if seat in result.totally_damaged else ''}</td>"
