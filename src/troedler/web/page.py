@@ -46,7 +46,7 @@ h1 {{ font-size: 18px; margin: 0; }}
 h2 {{ font-size: 16px; margin: 0 0 6px; }}
 main {{ display: grid; gap: 10px; padding: 0 12px 12px; align-items: start;
   grid-template-columns: minmax(0, 1fr) minmax(320px, 380px);
-  grid-template-areas: "board side" "result result"; }}
+  grid-template-areas: "result result" "board side"; }}
 #board-box {{ grid-area: board; min-width: 0; }}
 #side {{ grid-area: side; min-width: 0; display: flex; flex-direction: column; gap: 10px; }}
 #result {{ grid-area: result; }}
@@ -86,7 +86,7 @@ button:disabled {{ opacity: .5; cursor: default; }}
 {panel_css}
 @media (max-width: 900px) {{
   main {{ grid-template-columns: minmax(0, 1fr);
-    grid-template-areas: "board" "side" "result"; }}
+    grid-template-areas: "result" "board" "side"; }}
   #board svg {{ max-height: 75vh; }}
 }}
 </style>
@@ -94,6 +94,8 @@ button:disabled {{ opacity: .5; cursor: default; }}
 <body>
 <header><h1>{title}</h1><span id="status" class="note"></span></header>
 <main>
+<section class="box" id="result" hidden><h2>Final scoring</h2><div id="result-wrap"></div>
+</section>
 <div id="board-box">
 <p id="message" role="status"></p>
 <div id="board"></div>
@@ -116,8 +118,6 @@ or choose from the list.</p>
 <section class="box panel" id="panel"></section>
 <section class="box"><h2>Moves</h2><ol id="log"></ol></section>
 </div>
-<section class="box" id="result" hidden><h2>Final scoring</h2><div id="result-wrap"></div>
-</section>
 </main>
 <script nonce="{nonce}">
 "use strict";

@@ -94,7 +94,9 @@ def make_app(
         nonce = secrets.token_urlsafe(16)
         headers = dict(_HEADERS)
         headers["Content-Security-Policy"] = _csp(nonce)
-        return HTMLResponse(page_html(nonce, game.names[game.seat], pause_ms=pause_ms), headers=headers)
+        return HTMLResponse(
+            page_html(nonce, game.names[game.seat], pause_ms=pause_ms), headers=headers
+        )
 
     async def state(request: Request) -> Response:
         if not authorised(request):
