@@ -108,15 +108,19 @@ def _status(position: Position, names: Sequence[str], caption: str | None) -> st
         status = "game over"
     else:
         mover = names[p.current_player] if p.current_player is not None else "-"
-        doing = "takes a dealer pile" if p.phase is Phase.TAKE_PILES else "plays"
+        # A page of the person's own seat names it "you": "you play", not "you plays".
+        s = "" if mover == "you" else "s"
+        doing = f"take{s} a dealer pile" if p.phase is Phase.TAKE_PILES else f"play{s}"
         due = facts.turn(p)[2]
         if due:
-            doing = f"discards {due} more"
+            doing = f"discard{s} {due} more"
         status = f"{mover} {doing}"
     seat, recall = facts.viewer(p)
-    who = (
-        "everything in the game" if seat is None else f"what {names[seat]} knows ({recall} recall)"
-    )
+    if seat is None:
+        who = "everything in the game"
+    else:
+        knows = "know" if names[seat] == "you" else "knows"
+        who = f"what {names[seat]} {knows} ({recall} recall)"
     last = f'<p class="last-move-caption">{escape(caption)}</p>' if caption else ""
     return (
         f'<section class="status"><p><b class="round">Round {p.round}</b> · '
@@ -226,7 +230,7 @@ def panel_css() -> str:
         ".panel th { font-size: 12px; font-weight: normal; color: #6b665c; text-align: center;"
         " padding: 0 3px; }",
         ".panel td { padding: 2px 3px; vertical-align: middle; }",
-        ".panel td .name { overflow-wrap: anywhere; }",
+        ".panel td .name { overflow-wrap: break-word; }",
         ".panel td.num { text-align: center; font-variant-numeric: tabular-nums; }",
         ".panel tr.you { background: #efe9da; font-weight: bold; }",
         ".panel .row { display: flex; flex-wrap: wrap; gap: 4px; align-items: center;"
