@@ -202,3 +202,10 @@ def test_the_hand_limit_shows_which_cards_may_go(tmp_path: Path) -> None:
         assert (card["why"] == "") == card["mayGo"]
         if card["why"]:
             assert card["why"].startswith("T7: ")
+
+
+def test_the_python_example_of_docs_play_runs() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "play.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "docs/play.md", "exec"), {})  # noqa: S102 - our own docs

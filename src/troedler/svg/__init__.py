@@ -91,6 +91,7 @@ def board(
     last_move: Move | None = None,
     before: Position | None = None,
     names: Sequence[str] | None = None,
+    panel: bool = True,
 ) -> str:
     """``position`` drawn as a self-contained SVG document.
 
@@ -98,6 +99,9 @@ def board(
     container). ``last_move`` is highlighted: the route taken, the good
     taken, the goods delivered; ``before``, the position the move was made
     in, tells the picture where the cart came from and who moved. ``names``
-    names the seats (default ``seat 0``, ``seat 1`` ...).
+    names the seats (default ``seat 0``, ``seat 1`` ...). ``panel=False``
+    leaves the side panel out: :func:`troedler.svg.panel_html.panel_html`
+    gives it as HTML for a page of its own.
     """
-    return board_picture(position, last_move=last_move, before=before, names=names).svg(size)
+    drawn = board_picture(position, last_move=last_move, before=before, names=names, panel=panel)
+    return drawn.svg(size)
