@@ -374,7 +374,7 @@ def test_the_replay_reads_at_every_width(browser: object, tmp_path: Path) -> Non
         assert driver.execute_script(SMALLEST_FONT, "#panel") >= 11  # type: ignore[attr-defined]
         assert driver.execute_script(SMALLEST_FONT, "#moves") >= 11  # type: ignore[attr-defined]
         # Nothing in the panel is cut off at its edge.
-        assert driver.execute_script(CLIPPED, "panel") == 0  # type: ignore[attr-defined]
+        assert driver.execute_script(CLIPPED, "panel") == 0, width  # type: ignore[attr-defined]
         boxes = driver.execute_script(  # type: ignore[attr-defined]
             BOXES, ["board", "controls", "panel", "moves-box", "result"]
         )

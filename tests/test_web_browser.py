@@ -20,6 +20,7 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.test_replay_html import (  # this skips the module where Chromium is missing
     BOXES,
+    CLIPPED,
     SMALLEST_FONT,
     _browser,
     _errors,
@@ -110,6 +111,8 @@ def _layout_holds(driver: Any, width: int, tmp_path: Path, name: str) -> None:
     set_width(driver, width)
     assert driver.execute_script("return innerWidth") == width
     assert driver.execute_script(SMALLEST_FONT, "#side") >= 11
+    for box in ("panel", "you", "others"):
+        assert driver.execute_script(CLIPPED, box) == 0, (width, box)
     boxes = driver.execute_script(BOXES, ["board", "you", "others", "panel", "log", "result"])
     shown = [b for b in boxes if b[3] > b[1]]  # the result is hidden until the end
     assert overlaps(shown) == [], (width, boxes)

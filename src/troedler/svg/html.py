@@ -206,7 +206,7 @@ kbd {{ border: 1px solid #8a8478; border-radius: 3px; padding: 0 4px; background
 {panel_css}
 /* Narrower: the move list goes under the panel, beside the board. */
 @media (max-width: 1180px) {{
-  main {{ grid-template-columns: minmax(0, 1fr) 320px;
+  main {{ grid-template-columns: minmax(0, 1fr) 350px;
     grid-template-areas: "stage panel" "stage moves" "result result"; }}
   #moves {{ max-height: 40vh; }}
 }}

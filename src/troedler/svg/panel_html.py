@@ -229,8 +229,8 @@ def panel_css() -> str:
         ".panel table { border-collapse: collapse; width: 100%; }",
         ".panel th { font-size: 12px; font-weight: normal; color: #6b665c; text-align: center;"
         " padding: 0 3px; }",
-        ".panel td { padding: 2px 3px; vertical-align: middle; }",
-        ".panel td .name { overflow-wrap: break-word; }",
+        ".panel td { padding: 2px 2px; vertical-align: middle; }",
+        ".panel td .name { display: inline-block; min-width: 5.5em; overflow-wrap: anywhere; }",
         ".panel td.num { text-align: center; font-variant-numeric: tabular-nums; }",
         ".panel tr.you { background: #efe9da; font-weight: bold; }",
         ".panel .row { display: flex; flex-wrap: wrap; gap: 4px; align-items: center;"
