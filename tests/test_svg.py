@@ -225,7 +225,7 @@ def test_the_map_alone_leaves_the_panel_out() -> None:
     state = new_game(3, seed=4)
     alone = troedler.svg.board(state, panel=False)
     whole = troedler.svg.board(state)
-    assert 'class="panel' not in alone and 'class="panel' in whole
+    assert "game-round-pile" not in alone and "game-round-pile" in whole
     assert alone.count('class="village') == whole.count('class="village') == 17
 
 
