@@ -6,6 +6,7 @@ tests/test_web_browser.py plays it in a real headless Chromium.
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import socket
@@ -209,3 +210,39 @@ def test_the_python_example_of_docs_play_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", page, re.S)
     assert len(blocks) == 1
     exec(compile(blocks[0], "docs/play.md", "exec"), {})  # noqa: S102 - our own docs
+
+
+def test_clicks_make_the_one_move_list_several_or_name_the_rule(tmp_path: Path) -> None:
+    from troedler.web import Refused
+
+    game = BrowserGame.new(2, 2, ["greedy"], 0, save=tmp_path / "game.json")
+    with pytest.raises(Refused) as refused:
+        game.click(0, village="Keith")
+    assert refused.value.rule == "T1" and game.sequence == 0
+    checked = 0
+    rng = random.Random(1)
+    while not game.state.is_over and checked < 30:
+        if game.state.current_player != 0:
+            game.step(game.sequence)
+            continue
+        seen = observe(game.state, 0)
+        for card in {str(c) for c in seen.hands[0] or ()}:
+            before = game.sequence
+            try:
+                answer = game.click(before, card=card)
+            except Refused as error:
+                # No legal move uses the card: the rules say why, and nothing changed.
+                assert error.rule is not None and re.fullmatch(r"[A-Z]\d+[a-z]?", error.rule)
+                assert game.sequence == before
+                checked += 1
+                continue
+            if "choices" in answer:
+                assert len(answer["choices"]) > 1
+                assert set(answer["choices"]) <= {str(m) for m in seen.legal_moves}
+                game.move(before, answer["choices"][0])
+            else:
+                assert game.sequence == before + 1
+            break
+        else:
+            game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+    assert checked >= 5

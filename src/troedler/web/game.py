@@ -20,8 +20,9 @@ from typing import Any
 from troedler.board import RouteKind
 from troedler.bots import Bot, make_bot
 from troedler.bots.base import bot_rng
-from troedler.cards import Card, ExtraGoodCard, RouteCard, SpecialFeedCard
+from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
+from troedler.goods import Good
 from troedler.legal import apply_move
 from troedler.moves import (
     DiscardCard,
@@ -333,13 +334,20 @@ class BrowserGame:
         """Moves with ``card`` to ask the rules about when none is legal."""
         if self.state.turn.discards_due:
             return [DiscardCard(card)]
+        here = self.state.players[self.seat].cart
+        neighbours = [
+            b if a == here else a
+            for a, b in (r.ends for r in self.state.board.routes)
+            if here in (a, b)
+        ] or [here]
         if isinstance(card, RouteCard):
-            here = self.state.players[self.seat].cart
-            ends = [r.ends for r in self.state.board.routes if here in r.ends]
-            return [PlayRoute(card.kind, b if a == here else a) for a, b in ends] or [
-                PlayRoute(card.kind, here)
-            ]
-        return [DiscardCard(card)]
+            return [PlayRoute(card.kind, there) for there in neighbours]
+        if isinstance(card, SpecialFeedCard):
+            return [PlayFeedMove(there) for there in neighbours]
+        if isinstance(card, RequestCard):
+            return [PlayRequest.exact(card)]
+        held = self.state.goods_in(here)
+        return [PlayExtraGood(good) for good in list(held)[:1] or list(Good)[:1]]
 
     def step(self, sequence: object) -> dict[str, Any]:
         """One bot's move, when a bot is to move."""
