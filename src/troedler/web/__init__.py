@@ -20,10 +20,10 @@ from pathlib import Path
 from troedler.views import Recall
 from troedler.web.game import BrowserGame, Refused
 
-__all__ = ["BrowserGame", "Refused", "default_save_path", "play_in_browser"]
+__all__ = ["BrowserGame", "Refused", "play_in_browser"]
 
 
-def default_save_path(seed: int) -> Path:
+def _default_save_path(seed: int) -> Path:
     """A new file name in the current folder for the game of ``seed``."""
     return Path(f"troedler-game-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
 
@@ -55,6 +55,6 @@ def play_in_browser(
     if resume is not None:
         game = BrowserGame.resume(Path(resume), bots, seat, recall=recall)
     else:
-        path = Path(save) if save is not None else default_save_path(seed)
+        path = Path(save) if save is not None else _default_save_path(seed)
         game = BrowserGame.new(players, seed, bots, seat, recall=recall, name=name, save=path)
     return serve(game, open_browser=open_browser, write=write)
