@@ -79,6 +79,7 @@ button:disabled {{ opacity: .5; cursor: default; }}
 #log li.new {{ background: #ffe7a3; }}
 #scores {{ border-collapse: collapse; background: #fffaf0; font-size: 14px; }}
 #scores th, #scores td {{ padding: 4px 8px; border-bottom: 1px solid #d8cfb8; text-align: center; }}
+#scores td:first-child {{ text-align: left; }}
 #result-wrap {{ overflow-x: auto; }}
 .note {{ font-size: 13px; }}
 .faint {{ color: #6b665c; font-size: 12px; }}
