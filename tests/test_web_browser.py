@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -86,25 +87,35 @@ def _no_leak(text: str, state: Any, log: tuple[str, ...]) -> None:
         assert named in known, named
 
 
-def _click_move(driver: Any, game: BrowserGame, move: Move) -> None:
-    """Make ``move`` as a person would: on the board, on a card or from the list."""
+def _click_move(driver: Any, game: BrowserGame, move: Move) -> str:
+    """Make ``move`` as a person would: on the board, on a card, on a dealer pile or
+    from the list; which of these it was. A click that fits several moves lists
+    them, and the move is then chosen from that short list."""
     text = str(move)
     view = game.view()
     moves = [m for g in view["groups"] for m in g["moves"]]
     entry = next(m for m in moves if m["text"] == text)
-    if entry["village"] and sum(m["village"] == entry["village"] for m in moves) == 1:
-        target = driver.find_element(
-            By.CSS_SELECTOR, f'#board .village[data-village="{entry["village"]}"]'
-        )
-    elif entry["card"] and sum(m["card"] == entry["card"] for m in moves) == 1:
-        target = driver.find_element(By.CSS_SELECTOR, f'#hand button[data-card="{entry["card"]}"]')
-    elif entry["pile"] is not None:
-        target = driver.find_element(
-            By.CSS_SELECTOR, f'#panel .dealer-pile[data-pile="{entry["pile"]}"]'
-        )
+    village, card, pile = entry["village"], entry["card"], entry["pile"]
+    if village:
+        kind, fits = "village", sum(m["village"] == village for m in moves)
+        target = driver.find_element(By.CSS_SELECTOR, f'#board .village[data-village="{village}"]')
+    elif card and card != "feed":  # feed: one card, many moves; the list is quicker
+        kind, fits = "card", sum(m["card"] == card for m in moves)
+        target = driver.find_element(By.CSS_SELECTOR, f'#hand button[data-card="{card}"]')
+    elif pile is not None:
+        kind, fits = "pile", 1
+        target = driver.find_element(By.CSS_SELECTOR, f'#panel .dealer-pile[data-pile="{pile}"]')
     else:
+        kind, fits = "list", 1
         target = driver.find_element(By.CSS_SELECTOR, f'#moves button[data-move="{text}"]')
     target.click()
+    if fits > 1:
+        choice = WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{text}"]')
+        )
+        choice.click()
+        kind += " then a choice"
+    return kind
 
 
 def _layout_holds(driver: Any, width: int, tmp_path: Path, name: str) -> None:
@@ -133,18 +144,22 @@ def test_a_whole_game_in_the_browser(tmp_path: Path, served: Served, browser: An
         me = GreedyBot()
         rng = random.Random(3)
         pages = [(driver.page_source, game.state, ())]
+        clicked: Counter[str] = Counter()
         while not game.state.is_over:
             seen = observe(game.state, 0)
             assert seen.current_player == 0
             # The final scoring never shows before the end.
             assert not driver.find_element(By.ID, "result").is_displayed()
             before = game.sequence
-            _click_move(driver, game, me.choose(seen, seen.legal_moves, rng))
+            clicked[_click_move(driver, game, me.choose(seen, seen.legal_moves, rng))] += 1
             WebDriverWait(driver, WAIT).until(lambda d, b=before: game.sequence > b)
             _wait_for(driver, game)
             if game.sequence % 20 < 2:
                 pages.append((driver.page_source, game.state, tuple(map(str, game.moves))))
         pages.append((driver.page_source, game.state, tuple(map(str, game.moves))))
+        # Villages, cards, dealer piles and the list were all clicked.
+        assert {k.split()[0] for k in clicked} == {"village", "card", "pile", "list"}, clicked
+        assert any(k.endswith("a choice") for k in clicked), clicked
         result = driver.find_element(By.ID, "result")
         assert result.is_displayed()
         final = outcome(game.state)
