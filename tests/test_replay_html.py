@@ -162,7 +162,7 @@ def test_the_replay_steps_through_the_record_in_a_browser(browser: object, tmp_p
     mover = states[PRESSES - 1].current_player
     assert move.startswith(record.seats[mover or 0])
     assert carts == {s: p.cart for s, p in enumerate(states[PRESSES].players)}
-    caption = driver.find_element(By.CSS_SELECTOR, "#board .last-move-caption").text  # type: ignore[attr-defined]
+    caption = driver.find_element(By.CSS_SELECTOR, "#panel .last-move-caption").text  # type: ignore[attr-defined]
     assert record.moves[PRESSES - 1] in caption
     driver.save_screenshot(str(tmp_path / "replay-step.png"))  # type: ignore[attr-defined]
     # Back one step, then jump by clicking a move further on, then to the end.
@@ -208,6 +208,13 @@ def test_the_page_names_nothing_outside_itself() -> None:
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in text and "@import" not in text and "url(" not in text
     assert "</script>" not in text.split('id="replay-data">')[1].split("</script>")[0]
+
+
+def test_a_four_player_page_stays_under_a_megabyte() -> None:
+    # The size docs/pictures.md gives; a whole game of four, as in the docs.
+    played = play_game([GreedyBot(), RandomBot(), GreedyBot(), RandomBot()], seed=3)
+    assert played.final.is_over
+    assert len(replay_html(played.record).encode("utf-8")) < 1_000_000
 
 
 def test_replay_html_on_the_command_line(tmp_path: Path) -> None:
@@ -297,3 +304,110 @@ def test_the_replay_embedded_in_the_site_steps(site_browser: object, site_url: s
     assert _shown(driver)[0] == 2
     driver.switch_to.default_content()  # type: ignore[attr-defined]
     assert _errors(driver) == []
+
+
+WIDTHS = (1400, 1024, 800, 390)
+
+# The smallest font size, in CSS pixels, of any visible text under a selector.
+SMALLEST_FONT = """
+let least = Infinity;
+for (const e of document.querySelectorAll(arguments[0] + ' *')) {
+  if (!e.getClientRects().length || !e.textContent.trim()) continue;
+  least = Math.min(least, parseFloat(getComputedStyle(e).fontSize));
+}
+return least;
+"""
+CLIPPED = """
+const e = document.getElementById(arguments[0]);
+return e.scrollWidth - e.clientWidth;
+"""
+BOXES = """
+return arguments[0].map((id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [id, r.left, r.top, r.right, r.bottom];
+});
+"""
+
+
+def set_width(driver: object, width: int, height: int = 900) -> None:
+    """Lay the page out ``width`` CSS pixels wide, as a phone below 600."""
+    driver.execute_cdp_cmd(  # type: ignore[attr-defined]
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+
+
+def overlaps(boxes: list[list[object]]) -> list[tuple[object, object]]:
+    """The pairs of boxes ``[id, left, top, right, bottom]`` that overlap."""
+    found = []
+    for i, (a, *ra) in enumerate(boxes):
+        for b, *rb in boxes[i + 1 :]:
+            ax0, ay0, ax1, ay1 = (float(v) for v in ra)  # type: ignore[arg-type]
+            bx0, by0, bx1, by1 = (float(v) for v in rb)  # type: ignore[arg-type]
+            if min(ax1, bx1) - max(ax0, bx0) > 0.5 and min(ay1, by1) - max(ay0, by0) > 0.5:
+                found.append((a, b))
+    return found
+
+
+def keep_screenshots(tmp_path: Path, pattern: str) -> None:
+    """Copy the screenshots to $TROEDLER_SCREENSHOTS, where a person wants to look at them."""
+    keep = os.environ.get("TROEDLER_SCREENSHOTS")
+    if keep:
+        for png in tmp_path.glob(pattern):
+            shutil.copy(png, keep)
+
+
+def test_the_replay_reads_at_every_width(browser: object, tmp_path: Path) -> None:
+    record, _ = _game()
+    driver = browser
+    driver.get(_page(tmp_path).as_uri())  # type: ignore[attr-defined]
+    body = driver.find_element(By.TAG_NAME, "body")  # type: ignore[attr-defined]
+    result = driver.find_element(By.ID, "result-wrap")  # type: ignore[attr-defined]
+    for width in WIDTHS:
+        set_width(driver, width)
+        body.send_keys(Keys.HOME)
+        # The final scoring waits for the end of the replay.
+        assert not result.is_displayed()
+        for _ in range(PRESSES):
+            body.send_keys(Keys.ARROW_RIGHT)
+        assert driver.execute_script("return innerWidth") == width  # type: ignore[attr-defined]
+        assert driver.execute_script(SMALLEST_FONT, "#panel") >= 11  # type: ignore[attr-defined]
+        assert driver.execute_script(SMALLEST_FONT, "#moves") >= 11  # type: ignore[attr-defined]
+        # Nothing in the panel is cut off at its edge.
+        assert driver.execute_script(CLIPPED, "panel") == 0, width  # type: ignore[attr-defined]
+        boxes = driver.execute_script(  # type: ignore[attr-defined]
+            BOXES, ["board", "controls", "panel", "moves-box", "result"]
+        )
+        assert overlaps(boxes) == [], (width, boxes)
+        # Nothing wider than the window: no sideways scrolling.
+        wide = driver.execute_script("return document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+        assert wide <= width
+        driver.save_screenshot(str(tmp_path / f"replay-{width}.png"))  # type: ignore[attr-defined]
+        # End steps to the end without scrolling the page, and shows the
+        # scoring beside or below the move list, never under it.
+        driver.execute_script("window.scrollTo(0, 40)")  # type: ignore[attr-defined]
+        before = driver.execute_script("return scrollY")  # type: ignore[attr-defined]
+        body.send_keys(Keys.END)
+        assert driver.execute_script("return scrollY") == before  # type: ignore[attr-defined]
+        assert _shown(driver)[0] == len(record.moves)
+        assert result.is_displayed()
+        boxes = driver.execute_script(BOXES, ["moves-box", "result", "panel", "board"])  # type: ignore[attr-defined]
+        assert overlaps(boxes) == [], (width, boxes)
+        driver.save_screenshot(str(tmp_path / f"replay-end-{width}.png"))  # type: ignore[attr-defined]
+    assert _errors(driver) == []
+    keep_screenshots(tmp_path, "replay-*.png")
+
+
+def test_show_result_reveals_the_scoring_before_the_end(browser: object, tmp_path: Path) -> None:
+    played = play_game([GreedyBot(), RandomBot()], seed=5)
+    assert played.final.is_over
+    path = tmp_path / "whole.html"
+    write_replay_html(played.record, path)
+    driver = browser
+    driver.get(path.as_uri())  # type: ignore[attr-defined]
+    result = driver.find_element(By.ID, "result-wrap")  # type: ignore[attr-defined]
+    assert not result.is_displayed()
+    assert "winner" not in driver.find_element(By.ID, "result").text  # type: ignore[attr-defined]
+    driver.find_element(By.ID, "show-result").click()  # type: ignore[attr-defined]
+    assert result.is_displayed() and _shown(driver)[0] == 0
+    assert "winner" in result.text

@@ -35,6 +35,7 @@ PUBLIC_MODULES = [
     "troedler.explicit",
     "troedler.simulation",
     "troedler.svg",
+    "troedler.web",
     "troedler.adapters.actions",
     "troedler.adapters.openspiel",
     "troedler.adapters.pettingzoo",

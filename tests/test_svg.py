@@ -4,6 +4,7 @@ observation's picture holds nothing its seat does not know (I1-I3)."""
 from __future__ import annotations
 
 import functools
+import html
 import re
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from troedler import (
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.serialization import fingerprint
 from troedler.svg.layout import SPACING_X, SPACING_Y, layout, overlapping
+from troedler.svg.panel_html import panel_html
 
 DATA = Path(troedler.svg.__file__).parent.parent / "data"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -190,6 +192,41 @@ def test_I3_an_observation_draws_no_card_its_seat_does_not_know(recall: str) -> 
             for card in state.players[seat].hand:
                 if str(card) not in known:
                     assert str(card) not in text
+
+
+@pytest.mark.parametrize("recall", ["table", "perfect"])
+def test_I3_the_html_panel_of_an_observation_names_no_card_its_seat_does_not_know(
+    recall: str,
+) -> None:
+    _, states = _game()
+    state = next(s for s in states if s.round == 3 and s.dealer_piles)
+    seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
+    known = {str(card) for hand in seen.hands for card in hand or ()}
+    known |= {str(c) for pile in seen.dealer_piles for c in pile or () if c is not None}
+    known |= {str(card) for card in seen.played}
+    known |= {str(card) for card in seen.discard_pile if card is not None}
+    text = "".join(panel_html(seen, ["a", "b", "c", "d"]))
+    assert set(re.findall(r'data-card="([^"]+)"', text)) <= known
+    for seat in (1, 2, 3):
+        if seen.hands[seat] is None:
+            assert f"{seen.hand_sizes[seat]} cards, not known" in text
+    if recall == "table":
+        assert any(hand is None for hand in seen.hands[1:])
+    # The whole state's panel shows every hand.
+    whole = "".join(panel_html(state, ["a", "b", "c", "d"]))
+    for player in state.players:
+        for card in player.hand:
+            assert f'data-card="{html.escape(str(card))}"' in whole
+    # Without hands, for a page that shows the player's own hand itself.
+    assert 'class="hands"' not in "".join(panel_html(seen, "abcd", hands=False))
+
+
+def test_the_map_alone_leaves_the_panel_out() -> None:
+    state = new_game(3, seed=4)
+    alone = troedler.svg.board(state, panel=False)
+    whole = troedler.svg.board(state)
+    assert "game-round-pile" not in alone and "game-round-pile" in whole
+    assert alone.count('class="village') == whole.count('class="village') == 17
 
 
 def test_seat_names_are_text_whatever_they_hold() -> None:

@@ -12,9 +12,9 @@ from troedler import new_game, observe
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.cli.render import WIDTH, plural, render_scores, render_screen, wrap
 from troedler.cli.simulate import write_summary
+from troedler.cli.view import view_of
 from troedler.records import replay
 from troedler.simulation import tournament
-from troedler.svg.view import view_of
 
 NAMES = ("Ada", "greedy 1")
 

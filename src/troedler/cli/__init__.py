@@ -115,6 +115,11 @@ def _parser() -> argparse.ArgumentParser:
         default="perfect",
         help="perfect: see all you have seen; table: only what lies on the table now",
     )
+    play.add_argument(
+        "--browser",
+        action="store_true",
+        help="play in a web browser: a server on 127.0.0.1 only (needs troedler[web])",
+    )
 
     again = commands.add_parser("replay", help="step through a game record")
     again.add_argument("file", help="a game record, or a file of them from simulate --out")
@@ -232,6 +237,8 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error(f"--seat must be 0 to {args.players - 1}")
         if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
             parser.error(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
+        if args.browser:
+            return _play_in_browser(args)
         return play_in_terminal(
             args.players,
             args.seed,
@@ -258,6 +265,26 @@ def _quiet_stdout() -> None:
     with contextlib.suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+
+
+def _play_in_browser(args: argparse.Namespace) -> int:
+    """``play --browser``: the same game served to a browser (troedler.web)."""
+    try:
+        from troedler.web import play_in_browser  # noqa: PLC0415 - an optional extra
+    except ImportError:
+        print("troedler: play --browser needs the web extra: pip install 'troedler[web]'",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    return play_in_browser(
+        args.players,
+        args.seed,
+        bots_option(args.bots) if args.bots is not None else ["greedy"],
+        args.seat,
+        args.recall,
+        save=args.save,
+        name=args.name,
+        resume=args.resume,
+    )
 
 
 def _replay_html(path: str, game: int, out: str) -> int:

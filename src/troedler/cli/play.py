@@ -30,6 +30,7 @@ from troedler.cli.render import (
     wants_colour,
     wrap,
 )
+from troedler.cli.view import view_of
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
@@ -38,7 +39,6 @@ from troedler.records import GameRecord, replay
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
 from troedler.state import GameState
-from troedler.svg.view import view_of
 from troedler.views import Observation, Recall, observe
 
 __all__ = ["HELP", "play_in_terminal", "too_small"]

@@ -17,6 +17,7 @@ from typing import TextIO
 
 from troedler.board import RouteKind
 from troedler.cards import Card, RequestCard, RouteCard, SpecialFeedCard
+from troedler.cli.view import View
 from troedler.goods import Good, Goods
 from troedler.moves import (
     DiscardCard,
@@ -32,7 +33,6 @@ from troedler.moves import (
 )
 from troedler.scoring import Tally, outcome
 from troedler.state import GameState, Phase
-from troedler.svg.view import View
 from troedler.views import Observation
 
 __all__ = [

@@ -28,10 +28,10 @@ from troedler.errors import ConfigurationError
 from troedler.moves import Move
 from troedler.state import GameState
 from troedler.svg.drawing import Picture, picture
+from troedler.svg.facts import check_position, num_players
 from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
 from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
-from troedler.svg.view import View, view_of
 from troedler.views import Observation
 
 __all__ = [
@@ -57,19 +57,31 @@ def board_picture(
     before: Position | None = None,
     names: Sequence[str] | None = None,
     min_height: float = 0.0,
+    panel: bool = True,
 ) -> Picture:
-    """The picture of ``position`` as parts; :func:`board` joins them."""
-    view = view_of(position)
+    """The picture of ``position`` as parts; :func:`board` joins them.
+
+    ``panel=False`` draws the map alone, for a page that shows the panel as
+    HTML beside it.
+    """
+    position = check_position(position)
+    seats = num_players(position)
     if names is None:
-        names = tuple(f"seat {seat}" for seat in range(view.num_players))
-    if len(names) != view.num_players:
-        raise ConfigurationError(f"{view.num_players} seat names needed, got {len(names)}")
-    earlier: View | None = None
+        names = tuple(f"seat {seat}" for seat in range(seats))
+    if len(names) != seats:
+        raise ConfigurationError(f"{seats} seat names needed, got {len(names)}")
     if before is not None:
-        earlier = view_of(before)
-        if earlier.board != view.board or earlier.num_players != view.num_players:
+        before = check_position(before)
+        if before.board != position.board or num_players(before) != seats:
             raise ConfigurationError("before must be a position of the same game")
-    return picture(view, names=names, last_move=last_move, before=earlier, min_height=min_height)
+    return picture(
+        position,
+        names=names,
+        last_move=last_move,
+        before=before,
+        min_height=min_height,
+        panel=panel,
+    )
 
 
 def board(
@@ -79,6 +91,7 @@ def board(
     last_move: Move | None = None,
     before: Position | None = None,
     names: Sequence[str] | None = None,
+    panel: bool = True,
 ) -> str:
     """``position`` drawn as a self-contained SVG document.
 
@@ -86,6 +99,9 @@ def board(
     container). ``last_move`` is highlighted: the route taken, the good
     taken, the goods delivered; ``before``, the position the move was made
     in, tells the picture where the cart came from and who moved. ``names``
-    names the seats (default ``seat 0``, ``seat 1`` ...).
+    names the seats (default ``seat 0``, ``seat 1`` ...). ``panel=False``
+    leaves the side panel out: :func:`troedler.svg.panel_html.panel_html`
+    gives it as HTML for a page of its own.
     """
-    return board_picture(position, last_move=last_move, before=before, names=names).svg(size)
+    drawn = board_picture(position, last_move=last_move, before=before, names=names, panel=panel)
+    return drawn.svg(size)

@@ -16,11 +16,11 @@ import attrs
 
 from troedler.moves import Move
 from troedler.svg.elements import done, el, num, token_defs
+from troedler.svg.facts import Position
 from troedler.svg.layout import layout
 from troedler.svg.map import LEGEND_H, carts, last_move_marks, legend, routes, village
 from troedler.svg.panel import PANEL_W, Panel
 from troedler.svg.style import FONT, PAPER
-from troedler.svg.view import View
 
 __all__ = ["Picture", "picture"]
 
@@ -63,40 +63,47 @@ class Picture:
 
 
 def picture(
-    view: View,
+    position: Position,
     *,
     names: Sequence[str],
     last_move: Move | None = None,
-    before: View | None = None,
+    before: Position | None = None,
     min_height: float = 0.0,
+    panel: bool = True,
 ) -> Picture:
-    """Draw ``view``: the map, the legend and the panel, as parts.
+    """Draw ``position``: the map, the legend and the panel, as parts.
 
-    ``min_height`` keeps pictures of one game the same size as the panel grows.
+    ``min_height`` keeps pictures of one game the same size as the panel grows;
+    ``panel=False`` draws the map and legend alone, for a page that shows the
+    panel as HTML (:mod:`troedler.svg.panel_html`).
     """
-    at = layout(view.board)
+    at = layout(position.board)
     width = max(x for x, _ in at.values()) + 2 * MARGIN_X
     height = max(y for _, y in at.values()) + MARGIN_TOP + MARGIN_BOTTOM
     at = {name: (x + MARGIN_X, y + MARGIN_TOP) for name, (x, y) in at.items()}
-    marks = last_move_marks(view, before, last_move, names)
-    drawn = routes(view, at, marks)
-    for i, place in enumerate(view.board.villages):
-        drawn.append(village(view, i, *at[place.name], marks))
-    drawn.extend(carts(view, at, names))
+    marks = last_move_marks(position, before, last_move, names)
+    drawn = routes(position, at, marks)
+    for i, place in enumerate(position.board.villages):
+        drawn.append(village(position, i, *at[place.name], marks))
+    drawn.extend(carts(position, at, names))
     drawn.append(legend(14.0, height, width - 28))
-    panel = Panel(view, names, width + PANEL_GAP)
-    panel.header(marks.caption)
-    panel.seats()
-    panel.hands()
-    panel.piles()
-    total_h = max(height + LEGEND_H, panel.y + 10, min_height)
-    full_w = width + PANEL_W + PANEL_GAP
-    title = f"troedler: round {view.round}, {view.phase.value}"
+    title = f"troedler: round {position.round}, {position.phase.value}"
     title_element = el(None, "title")
     title_element.text = title
     backgrounds = el(None, "g", class_="background")
     # Full height whatever the viewBox: pictures of one game then share these.
     el(backgrounds, "rect", x=0.0, y=0.0, width=width, height="100%", fill=PAPER)
+    head = (done(title_element), token_defs())
+    if not panel:
+        map_h = max(height + LEGEND_H, min_height)
+        return Picture(width, map_h, title, (*head, done(backgrounds), *drawn))
+    side = Panel(position, names, width + PANEL_GAP)
+    side.header(marks.caption)
+    side.seats()
+    side.hands()
+    side.piles()
+    total_h = max(height + LEGEND_H, side.y + 10, min_height)
+    full_w = width + PANEL_W + PANEL_GAP
     el(
         backgrounds,
         "rect",
@@ -106,12 +113,5 @@ def picture(
         height="100%",
         fill="#ffffff",
     )
-    parts = (
-        done(title_element),
-        token_defs(),
-        done(backgrounds),
-        *drawn,
-        *panel.parts,
-        *panel.faces.values(),
-    )
+    parts = (*head, done(backgrounds), *drawn, *side.parts, *side.faces.values())
     return Picture(full_w, total_h, title, parts)

@@ -21,7 +21,9 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
+from troedler.svg import facts
 from troedler.svg.elements import TOKEN, done, el, num, text, token
+from troedler.svg.facts import Position
 from troedler.svg.style import (
     FAINT,
     GOOD_COLOURS,
@@ -34,7 +36,6 @@ from troedler.svg.style import (
     SEAT_COLOURS,
     VILLAGE_FILL,
 )
-from troedler.svg.view import View
 
 __all__ = [
     "LEGEND_H",
@@ -69,30 +70,32 @@ class Marks:
 
 
 def last_move_marks(
-    view: View, before: View | None, move: Move | None, names: Sequence[str]
+    position: Position, before: Position | None, move: Move | None, names: Sequence[str]
 ) -> Marks:
-    """What ``move``, made in ``before`` and leading to ``view``, marks."""
+    """What ``move``, made in ``before`` and leading to ``position``, marks."""
     if move is None:
         return Marks()
     mover = before.current_player if before is not None else None
     if mover is None and not isinstance(move, EndTurn | TakePile | DiscardPile):
-        mover = view.current_player  # a card played leaves the turn with its player
+        mover = position.current_player  # a card played leaves the turn with its player
     who = f"{names[mover]}: " if mover is not None else ""
     caption = f"Last move: {who}{move}"
     if isinstance(move, PlayRoute | PlayFeedMove):
-        origin = before.carts[mover] if before is not None and mover is not None else None
+        origin = facts.carts(before)[mover] if before is not None and mover is not None else None
         routes = frozenset(
             i
-            for i, route in enumerate(view.board.routes)
+            for i, route in enumerate(position.board.routes)
             if origin is not None
             and set(route.ends) == {origin, move.to}
             and (isinstance(move, PlayFeedMove) or route.kind == move.kind)
         )
         return Marks(routes, move.to, move.take, None, mover, caption)
     if isinstance(move, PlayExtraGood | PlayFeedExtraGood) and mover is not None:
-        return Marks(frozenset(), view.carts[mover], move.good, None, mover, caption)
+        return Marks(frozenset(), facts.carts(position)[mover], move.good, None, mover, caption)
     if isinstance(move, PlayRequest) and mover is not None:
-        return Marks(frozenset(), view.carts[mover], None, move.delivered, mover, caption)
+        return Marks(
+            frozenset(), facts.carts(position)[mover], None, move.delivered, mover, caption
+        )
     return Marks(mover=mover, caption=caption)
 
 
@@ -102,11 +105,11 @@ def box_height(goods: Goods) -> float:
     return 30.0 + rows * TOKEN_STEP
 
 
-def routes(view: View, at: dict[str, tuple[float, float]], marks: Marks) -> list[str]:
+def routes(position: Position, at: dict[str, tuple[float, float]], marks: Marks) -> list[str]:
     """Every route as a line in its kind's style, parallel ones side by side;
     first, under them, a glow along the routes the last move took."""
     layer = el(None, "g", class_="routes")
-    board = view.board
+    board = position.board
     pairs: dict[tuple[int, int], list[int]] = {}
     for i, route in enumerate(board.routes):
         a, b = sorted(board.index(end) for end in route.ends)
@@ -160,13 +163,13 @@ def routes(view: View, at: dict[str, tuple[float, float]], marks: Marks) -> list
     return ([done(glow)] if len(glow) else []) + [done(layer)]
 
 
-def village(view: View, index: int, x: float, y: float, marks: Marks) -> str:
+def village(position: Position, index: int, x: float, y: float, marks: Marks) -> str:
     """The box of village ``index`` centred at (x, y): its name, number and goods."""
-    village = view.board.villages[index]
-    goods = view.village_goods[index]
+    village = position.board.villages[index]
+    goods = position.village_goods[index]
     h = box_height(goods)
     left, top = x - VILLAGE_W / 2, y - h / 2
-    starts = view.board.start_villages
+    starts = position.board.start_villages
     css = "village"
     colour = None
     if village.name in starts:
@@ -285,19 +288,21 @@ def village(view: View, index: int, x: float, y: float, marks: Marks) -> str:
     return done(group)
 
 
-def carts(view: View, at: dict[str, tuple[float, float]], names: Sequence[str]) -> list[str]:
+def carts(
+    position: Position, at: dict[str, tuple[float, float]], names: Sequence[str]
+) -> list[str]:
     """One marker per cart above its village's box, side by side when they share it."""
     here: dict[str, list[int]] = {}
-    for seat, cart in enumerate(view.carts):
+    for seat, cart in enumerate(facts.carts(position)):
         here.setdefault(cart, []).append(seat)
     parts = []
-    for seat, cart in enumerate(view.carts):
+    for seat, cart in enumerate(facts.carts(position)):
         x, y = at[cart]
-        top = y - box_height(view.village_goods[view.board.index(cart)]) / 2
+        top = y - box_height(position.village_goods[position.board.index(cart)]) / 2
         company = here[cart]
         cx = x + (company.index(seat) - (len(company) - 1) / 2) * CART_STEP
         cy = top - 15
-        moving = seat == view.current_player
+        moving = seat == position.current_player
         group = el(
             None,
             "g",
@@ -314,7 +319,7 @@ def carts(view: View, at: dict[str, tuple[float, float]], names: Sequence[str]) 
             width=24.0,
             height=14.0,
             rx=3.0,
-            fill=view.seat_colour(seat),
+            fill=facts.seat_colour(position, seat),
             stroke=INK,
             stroke_width=2.5 if moving else 1.0,
         )

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.state import Phase
+from troedler.svg import facts
 from troedler.svg.elements import done, el, text, token
+from troedler.svg.facts import Position
 from troedler.svg.style import (
     CARD_FILL,
     FAINT,
@@ -16,7 +18,6 @@ from troedler.svg.style import (
     INK,
     ROUTE_STYLES,
 )
-from troedler.svg.view import View
 
 __all__ = ["PANEL_W", "Panel"]
 
@@ -135,8 +136,8 @@ def _card_row(
 class Panel:
     """The side panel, drawn top to bottom as separate parts."""
 
-    def __init__(self, view: View, names: Sequence[str], x: float) -> None:
-        self.view = view
+    def __init__(self, position: Position, names: Sequence[str], x: float) -> None:
+        self.position = position
         self.names = names
         self.x = x
         self.right = x + PANEL_W - 12
@@ -161,15 +162,16 @@ class Panel:
 
     def header(self, caption: str | None) -> None:
         """The round, whose decision it is, whose knowledge is shown, the last move."""
-        v = self.view
+        v = self.position
         group = self.section("status", None)
         if v.phase is Phase.GAME_OVER:
             status = "game over"
         else:
             mover = self.names[v.current_player] if v.current_player is not None else "-"
             doing = "takes a dealer pile" if v.phase is Phase.TAKE_PILES else "plays"
-            if v.discards_due:
-                doing = f"discards {v.discards_due} more"
+            due = facts.turn(v)[2]
+            if due:
+                doing = f"discards {due} more"
             status = f"{mover} {doing}"
         text(group, self.x, self.y + 18, f"Round {v.round}", size=20, font_weight="bold", fill=INK)
         text(
@@ -182,10 +184,11 @@ class Panel:
             class_="status-line",
         )
         self.y += 28
+        seat, recall = facts.viewer(v)
         who = (
             "everything in the game"
-            if v.seat is None
-            else f"what {self.names[v.seat]} knows ({v.recall} recall)"
+            if seat is None
+            else f"what {self.names[seat]} knows ({recall} recall)"
         )
         text(group, self.x, self.y + 14, f"Showing {who}", size=12, fill=FAINT)
         self.y += 20
@@ -215,17 +218,18 @@ class Panel:
 
     def seats(self) -> None:
         """A row per seat: goods, fulfilled requests, feed used, damage and points so far."""
-        v = self.view
+        v = self.position
         group = self.section("seats", "Players")
         cols = (150, 250, 320, 390, 460, 520)
         heads = ("goods", "requests", "feed used", "damage", "points")
         for col, head in zip(cols[1:], heads, strict=True):
             text(group, self.x + col, self.y + 10, head, size=11, fill=FAINT, text_anchor="middle")
         self.y += 16
-        for seat in range(v.num_players):
+        you = facts.viewer(v)[0]
+        for seat in range(facts.num_players(v)):
             row = el(group, "g", class_=f"seat seat-{seat}", data_seat=seat)
             top = self.y
-            if seat == v.seat:
+            if seat == you:
                 el(
                     row,
                     "rect",
@@ -244,7 +248,7 @@ class Panel:
                 width=16.0,
                 height=16.0,
                 rx=3.0,
-                fill=v.seat_colour(seat),
+                fill=facts.seat_colour(v, seat),
                 stroke=INK,
                 stroke_width=0.8,
             )
@@ -266,16 +270,16 @@ class Panel:
                 f"{marker}{self.names[seat]}"[:18],
                 size=13,
                 fill=INK,
-                font_weight="bold" if seat == v.seat else None,
+                font_weight="bold" if seat == you else None,
             )
-            goods = v.goods[seat]
+            goods = facts.goods(v)[seat]
             gx = self.x + cols[1] - min(len(goods), 6) * 6.5
             for k, good in enumerate(list(goods)[:6]):
                 token(row, gx + k * 13, top + 7, good, small=True)
             if len(goods) > 6:
                 text(row, gx + 80, top + 17, f"+{len(goods) - 6}", size=10, fill=INK)
-            tally = v.tally(seat)
-            fulfilled = v.fulfilled(seat)
+            tally = facts.tally(v, seat)
+            fulfilled = facts.fulfilled(v, seat)
             cells = (
                 "?" if fulfilled is None else str(fulfilled),
                 "?" if tally is None else str(tally.feed_used),
@@ -310,22 +314,23 @@ class Panel:
 
     def hands(self) -> None:
         """Each hand the viewer knows, else its size; and the cards played this turn."""
-        v = self.view
+        v = self.position
         group = self.section("hands", "Hands")
-        order = list(range(v.num_players))
-        if v.seat is not None:
-            order.remove(v.seat)
-            order.insert(0, v.seat)
+        order = list(range(facts.num_players(v)))
+        you = facts.viewer(v)[0]
+        if you is not None:
+            order.remove(you)
+            order.insert(0, you)
         for seat in order:
             row = el(group, "g", class_=f"hand seat-{seat}", data_seat=seat)
             text(row, self.x, self.y + 15, self.names[seat][:14], size=12, fill=INK)
-            hand = v.hands[seat]
+            hand = facts.hand(v, seat)
             if hand is None:
                 text(
                     row,
                     self.x + 110,
                     self.y + 15,
-                    f"{v.hand_sizes[seat]} cards, not known",
+                    f"{facts.hand_size(v, seat)} cards, not known",
                     size=12,
                     fill=FAINT,
                     class_="hidden",
@@ -336,14 +341,15 @@ class Panel:
                 self.y += CARD_H + 6
             else:
                 self.y = _card_row(row, self.x + 110, self.y, hand, self.right, self.faces) + 6
-        if v.played:
+        played = facts.turn(v)[0]
+        if played:
             text(group, self.x, self.y + 15, "played now", size=12, fill=INK)
-            self.y = _card_row(group, self.x + 110, self.y, v.played, self.right, self.faces) + 6
+            self.y = _card_row(group, self.x + 110, self.y, played, self.right, self.faces) + 6
         self.close(group)
 
     def piles(self) -> None:
         """The dealer piles as far as known, the discard pile's top, the game-round pile."""
-        v = self.view
+        v = self.position
         group = self.section("piles", "Piles")
         if v.dealer_piles:
             for k, pile in enumerate(v.dealer_piles):
@@ -366,15 +372,16 @@ class Panel:
                 fill=FAINT,
             )
             self.y += 16
-        row = el(group, "g", class_="discard-pile", data_size=v.discard_size)
+        top, size = facts.discard(v)
+        row = el(group, "g", class_="discard-pile", data_size=size)
         text(row, self.x, self.y + 15, "discard pile", size=12, fill=INK)
-        if v.discard_top is not None:
-            width = _card(row, self.x + 110, self.y, v.discard_top, self.faces)
+        if top is not None:
+            width = _card(row, self.x + 110, self.y, top, self.faces)
             text(
                 row,
                 self.x + 118 + width,
                 self.y + 15,
-                f"on top of {v.discard_size} cards",
+                f"on top of {size} cards",
                 size=12,
                 fill=FAINT,
             )
@@ -386,7 +393,7 @@ class Panel:
             group,
             self.x + 110,
             self.y + 15,
-            f"{v.game_round_pile_size} cards face down",
+            f"{facts.round_pile_size(v)} cards face down",
             size=12,
             fill=FAINT,
             class_="game-round-pile",

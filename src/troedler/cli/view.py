@@ -1,4 +1,4 @@
-"""What a picture shows: the facts of a game state or of one seat's observation.
+"""What the terminal shows: the facts of a game state or of one seat's observation.
 
 A picture of a :class:`~troedler.GameState` shows everything on and around
 the table, every hand included; a picture of an

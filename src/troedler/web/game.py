@@ -1,0 +1,474 @@
+"""One game in the browser: the person's seat, the bots in the others, the
+record saved after every move, and what the page of that seat may be sent.
+
+Nothing here knows about HTTP: :mod:`troedler.web.server` calls
+:meth:`BrowserGame.view`, :meth:`~BrowserGame.move`,
+:meth:`~BrowserGame.click` and :meth:`~BrowserGame.step`, each of which
+answers a JSON-ready dictionary. What the page is sent is made from the
+seat's :class:`~troedler.Observation` alone (and, once the game is over,
+the final scoring), so another seat's hidden cards never leave the server.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from troedler.board import RouteKind
+from troedler.bots import Bot
+from troedler.bots.base import bot_rng
+from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
+from troedler.goods import Good
+from troedler.legal import apply_move
+from troedler.moves import (
+    DiscardCard,
+    DiscardPile,
+    EndTurn,
+    Move,
+    PlayExtraGood,
+    PlayFeedExtraGood,
+    PlayFeedMove,
+    PlayRequest,
+    PlayRoute,
+    TakePile,
+)
+from troedler.notation import parse_move
+from troedler.records import GameRecord, replay
+from troedler.setup import new_game
+from troedler.simulation.lineup import bot_from_text
+from troedler.state import GameState
+from troedler.svg import board_picture
+from troedler.svg.html import scoring_html
+from troedler.svg.panel_html import card_html, panel_html
+from troedler.views import Observation, Recall, observe
+
+__all__ = ["BrowserGame", "Refused"]
+
+MAX_SAVE_BYTES = 10_000_000
+"""The largest record file :meth:`BrowserGame.resume` reads."""
+
+_GROUPS = (
+    ("take a dealer pile", (TakePile,)),
+    ("discard a dealer pile", (DiscardPile,)),
+    ("move along a route", (PlayRoute,)),
+    ("move with special feed", (PlayFeedMove,)),
+    ("take an extra good", (PlayExtraGood, PlayFeedExtraGood)),
+    ("deliver a request", (PlayRequest,)),
+    ("discard to the hand limit (T7)", (DiscardCard,)),
+    ("end the turn", (EndTurn,)),
+)
+
+
+class Refused(TroedlerError):
+    """A request the game refuses, and changes nothing for: stale, malformed or illegal.
+
+    ``status`` is the HTTP status the server answers with; ``rule`` the
+    rule id when the rules forbid the move.
+    """
+
+    def __init__(self, message: str, *, status: int = 400, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.rule = rule
+
+
+def _card_of(move: Move) -> Card | None:
+    """The card a move plays or discards, to match a click on a card."""
+    if isinstance(move, PlayRoute):
+        return RouteCard(move.kind)
+    if isinstance(move, PlayFeedMove | PlayFeedExtraGood):
+        return SpecialFeedCard()
+    if isinstance(move, PlayExtraGood):
+        return ExtraGoodCard()
+    if isinstance(move, PlayRequest):
+        return move.request
+    if isinstance(move, DiscardCard):
+        return move.card
+    return None
+
+
+def _village_of(move: Move) -> str | None:
+    return move.to if isinstance(move, PlayRoute | PlayFeedMove) else None
+
+
+def _pile_of(move: Move) -> int | None:
+    return move.pile if isinstance(move, TakePile | DiscardPile) else None
+
+
+class BrowserGame:
+    """A game between a person at ``seat`` and ``bots`` (None at the person's seat).
+
+    ``moves`` are those already made (a resumed game); the record is written
+    to ``save`` after every move. Its methods may be called from several
+    threads: one lock keeps them in order.
+    """
+
+    def __init__(
+        self,
+        first: GameState,
+        *,
+        seat: int,
+        bots: Sequence[Bot | None],
+        names: Sequence[str],
+        recall: Recall = "perfect",
+        save: Path,
+        moves: Sequence[Move] = (),
+    ) -> None:
+        self.first = first
+        self.seat = seat
+        self.bots = tuple(bots)
+        self.names = tuple(names)
+        self.recall: Recall = recall
+        self.save_path = save
+        self.moves: list[Move] = []
+        self.log: list[tuple[int, int, str]] = []
+        """(round, seat, move) of every move made."""
+        self.states: list[GameState] = [first]
+        self.rngs = [bot_rng(first.seed, s) for s in range(first.num_players)]
+        self._lock = threading.Lock()
+        for move in moves:
+            self._apply(move)
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        seed: int,
+        bots: Sequence[str],
+        seat: int,
+        *,
+        recall: Recall = "perfect",
+        name: str = "you",
+        save: Path,
+    ) -> BrowserGame:
+        """A new game; ``bots`` name the other seats' bots, repeated as needed."""
+        if players not in (2, 3, 4):
+            raise ConfigurationError(f"a game has 2 to 4 players, not {players}")
+        if not 0 <= seat < players:
+            raise ConfigurationError(f"seat must be 0 to {players - 1}, not {seat}")
+        if not bots:
+            raise ConfigurationError("name at least one bot for the other seats")
+        if save.exists():
+            raise ConfigurationError(
+                f"{save} exists already: resume that game, or choose another file to save to"
+            )
+        others = [bot_from_text(bots[i % len(bots)]) for i in range(players - 1)]
+        seated: list[Bot | None] = []
+        names: list[str] = []
+        for s in range(players):
+            if s == seat:
+                seated.append(None)
+                names.append(name)
+            else:
+                bot = others.pop(0)
+                seated.append(bot)
+                names.append(f"{bot.name} {s}")
+        game = cls(
+            new_game(players, seed=seed),
+            seat=seat,
+            bots=seated,
+            names=names,
+            recall=recall,
+            save=save,
+        )
+        game.save()
+        return game
+
+    @classmethod
+    def resume(
+        cls, path: Path, bots: Sequence[str], seat: int, *, recall: Recall = "perfect"
+    ) -> BrowserGame:
+        """Go on with the unfinished game saved in ``path``, saving to it again."""
+        try:
+            size = path.stat().st_size
+            if size > MAX_SAVE_BYTES:
+                raise FormatError(str(path), "", f"{size} bytes, more than a saved game holds")
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise ConfigurationError(f"cannot read {path}: {error.strerror}") from None
+        except UnicodeDecodeError:
+            raise FormatError(str(path), "", "not UTF-8 text, so not a saved game") from None
+        record = GameRecord.from_json(text)
+        states = replay(record)
+        if states[-1].is_over:
+            raise ConfigurationError(
+                f"the game in {path} is over; watch it with: troedler replay {path}"
+            )
+        players = states[0].num_players
+        if not 0 <= seat < players:
+            raise ConfigurationError(f"seat must be 0 to {players - 1}, not {seat}")
+        if not bots:
+            raise ConfigurationError("name at least one bot for the other seats")
+        others = [bot_from_text(bots[i % len(bots)]) for i in range(players - 1)]
+        seated = [None if s == seat else others.pop(0) for s in range(players)]
+        moves = [parse_move(text, state) for text, state in zip(record.moves, states, strict=False)]
+        return cls(
+            states[0],
+            seat=seat,
+            bots=seated,
+            names=record.seats,
+            recall=recall,
+            save=path,
+            moves=moves,
+        )
+
+    @property
+    def state(self) -> GameState:
+        """The game as it stands."""
+        return self.states[-1]
+
+    @property
+    def sequence(self) -> int:
+        """How many moves have been made: each request names it, so a stale one is refused."""
+        return len(self.moves)
+
+    def _apply(self, move: Move) -> None:
+        state = self.state
+        mover = state.current_player
+        assert mover is not None  # a game that is not over has a player to move
+        self.states.append(apply_move(state, move))
+        self.moves.append(move)
+        self.log.append((state.round, mover, str(move)))
+
+    def save(self) -> None:
+        """Write the record of the game so far to the save file, whole or not at all."""
+        record = GameRecord.of_game(self.first, self.moves, seats=self.names)
+        part = self.save_path.with_name(self.save_path.name + ".part")
+        part.write_text(record.to_json(), encoding="utf-8")
+        os.replace(part, self.save_path)
+
+    def _check(self, sequence: object) -> None:
+        if not isinstance(sequence, int) or isinstance(sequence, bool):
+            raise Refused("the request must give the move number it was made at, as 'seq'")
+        if sequence != self.sequence:
+            raise Refused(
+                f"this request was made at move {sequence}, but the game is at move "
+                f"{self.sequence}: nothing was changed; reload the page",
+                status=409,
+            )
+
+    def _yours(self) -> Observation:
+        seen = observe(self.state, self.seat, recall=self.recall)
+        if self.state.is_over:
+            raise Refused("the game is over", status=409)
+        if self.state.current_player != self.seat:
+            raise Refused(
+                f"it is {self.names[self.state.current_player or 0]}'s turn, not yours", status=409
+            )
+        return seen
+
+    def move(self, sequence: object, text: object) -> dict[str, Any]:
+        """Make the person's move written ``text`` in notation."""
+        with self._lock:
+            self._check(sequence)
+            seen = self._yours()
+            if not isinstance(text, str) or not 0 < len(text) <= 200:
+                raise Refused("the move must be text in notation, 1 to 200 characters")
+            try:
+                move = parse_move(text, self.state)
+            except TroedlerError as error:
+                raise Refused(f"that is not a move: {error}") from None
+            if move not in seen.legal_moves:
+                self._refuse(move)
+            self._apply(move)
+            self.save()
+            return self._view()
+
+    def _refuse(self, move: Move) -> None:
+        try:
+            apply_move(self.state, move)
+        except IllegalMoveError as error:
+            raise Refused(str(error), status=422, rule=error.rule) from None
+        raise Refused(f"{move} is not allowed now", status=422)  # pragma: no cover
+
+    def click(
+        self, sequence: object, *, village: object = None, card: object = None, pile: object = None
+    ) -> dict[str, Any]:
+        """A click on a village, a card of the hand or a dealer pile.
+
+        One legal move fits: it is made. Several fit: they are answered as
+        ``choices``. None fits: refused with the rule that forbids it.
+        """
+        with self._lock:
+            self._check(sequence)
+            seen = self._yours()
+            legal = seen.legal_moves
+            if isinstance(village, str) and village in {v.name for v in self.state.board.villages}:
+                fits = [m for m in legal if _village_of(m) == village]
+                tries: list[Move] = [PlayRoute(kind, village) for kind in RouteKind]
+                tries.append(PlayFeedMove(village))
+                what = village
+            elif isinstance(card, str) and len(card) <= 40:
+                hand = self.state.players[self.seat].hand
+                held = [c for c in hand if str(c) == card]
+                if not held:
+                    raise Refused(f"you hold no card {card!r}", status=422)
+                fits = [m for m in legal if str(_card_of(m)) == card]
+                tries = self._card_tries(held[0])
+                what = card
+            elif isinstance(pile, int) and not isinstance(pile, bool) and 0 <= pile < 10:
+                fits = [m for m in legal if _pile_of(m) == pile]
+                tries = [TakePile(pile)]
+                what = f"dealer pile {pile}"
+            else:
+                raise Refused("a click names a village, a card of your hand or a dealer pile")
+            if len(fits) == 1:
+                self._apply(fits[0])
+                self.save()
+                return self._view()
+            if fits:
+                return {"choices": [str(m) for m in fits], "about": what}
+            for attempt in tries:
+                try:
+                    apply_move(self.state, attempt)
+                except IllegalMoveError as error:
+                    raise Refused(str(error), status=422, rule=error.rule) from None
+                except TroedlerError:
+                    continue
+            raise Refused(f"no move with {what} is allowed now", status=422)
+
+    def _card_tries(self, card: Card) -> list[Move]:
+        """Moves with ``card`` to ask the rules about when none is legal."""
+        if self.state.turn.discards_due:
+            return [DiscardCard(card)]
+        here = self.state.players[self.seat].cart
+        neighbours = [
+            b if a == here else a
+            for a, b in (r.ends for r in self.state.board.routes)
+            if here in (a, b)
+        ] or [here]
+        if isinstance(card, RouteCard):
+            return [PlayRoute(card.kind, there) for there in neighbours]
+        if isinstance(card, SpecialFeedCard):
+            return [PlayFeedMove(there) for there in neighbours]
+        if isinstance(card, RequestCard):
+            return [PlayRequest.exact(card)]
+        held = self.state.goods_in(here)
+        return [PlayExtraGood(good) for good in list(held)[:1] or list(Good)[:1]]
+
+    def step(self, sequence: object) -> dict[str, Any]:
+        """One bot's move, when a bot is to move."""
+        with self._lock:
+            self._check(sequence)
+            state = self.state
+            mover = state.current_player
+            if state.is_over or mover is None:
+                raise Refused("the game is over", status=409)
+            bot = self.bots[mover]
+            if bot is None:
+                raise Refused("it is your turn: no bot is to move", status=409)
+            seen = observe(state, mover)
+            self._apply(bot.choose(seen, seen.legal_moves, self.rngs[mover]))
+            self.save()
+            return self._view()
+
+    def view(self) -> dict[str, Any]:
+        """What the page shows now."""
+        with self._lock:
+            return self._view()
+
+    def _view(self) -> dict[str, Any]:
+        state = self.state
+        seen = observe(state, self.seat, recall=self.recall)
+        before = (
+            observe(self.states[-2], self.seat, recall=self.recall)
+            if len(self.states) > 1
+            else None
+        )
+        last = self.moves[-1] if self.moves else None
+        names = self.names
+        picture = board_picture(seen, names=names, last_move=last, before=before, panel=False)
+        mover = state.current_player
+        caption = None
+        if last is not None:
+            caption = f"Last move: {names[self.log[-1][1]]}: {last}"
+        yours = not seen.is_over and mover == self.seat
+        view: dict[str, Any] = {
+            "seq": self.sequence,
+            "board": picture.svg(),
+            "panel": "".join(panel_html(seen, names, caption=caption, hands=False)),
+            "hand": self._hand(seen, yours),
+            "yours": yours,
+            "waiting": not seen.is_over and not yours,
+            "mover": None if mover is None else names[mover],
+            "groups": self._groups(seen) if yours else [],
+            "discard": self._discard_note(seen) if yours else "",
+            "log": [{"round": r, "seat": s, "who": names[s], "move": m} for r, s, m in self.log],
+            "over": seen.is_over,
+            "result": self._result() if seen.is_over else "",
+            "save": str(self.save_path),
+        }
+        return view
+
+    def _hand(self, seen: Observation, yours: bool) -> list[dict[str, Any]]:
+        hand = seen.hands[self.seat] or ()
+        discarding = yours and seen.discards_due > 0
+        may_go = (
+            {str(m.card) for m in seen.legal_moves if isinstance(m, DiscardCard)}
+            if discarding
+            else set()
+        )
+        usable = {str(_card_of(m)) for m in seen.legal_moves} if yours else set()
+        cards = []
+        for card in hand:
+            name = str(card)
+            why = ""
+            if discarding and name not in may_go:
+                if isinstance(card, SpecialFeedCard):
+                    why = "T7: special feed is never discarded"
+                else:
+                    why = (
+                        f"T7: discards go in hand order; after {seen.last_discard} only it "
+                        "and the cards after it may go"
+                    )
+            cards.append(
+                {
+                    "card": name,
+                    "html": card_html(card),
+                    "usable": name in usable,
+                    "mayGo": name in may_go,
+                    "why": why,
+                }
+            )
+        return cards
+
+    def _discard_note(self, seen: Observation) -> str:
+        due = seen.discards_due
+        if not due:
+            return ""
+        more = "1 more card" if due == 1 else f"{due} more cards"
+        note = (
+            f"Hand limit (T7): discard {more}. Cards go in hand order, left to right: "
+            "after a discard, only that card and those after it may go."
+        )
+        if seen.last_discard is not None:
+            note += f" You last discarded {seen.last_discard}."
+        return note
+
+    def _groups(self, seen: Observation) -> list[dict[str, Any]]:
+        groups = []
+        for label, kinds in _GROUPS:
+            members = [m for m in seen.legal_moves if isinstance(m, kinds)]
+            if members:
+                groups.append(
+                    {
+                        "label": label,
+                        "moves": [
+                            {
+                                "text": str(m),
+                                "village": _village_of(m),
+                                "card": None if _card_of(m) is None else str(_card_of(m)),
+                                "pile": _pile_of(m),
+                            }
+                            for m in members
+                        ],
+                    }
+                )
+        return groups
+
+    def _result(self) -> str:
+        return scoring_html(self.names, self.state)
