@@ -4,7 +4,9 @@ host, growing it, or outliving their game."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -15,8 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from troedler import new_game, observe
 from troedler.bots import GreedyBot, RandomBot, make_bot, play_game
-from troedler.bots.program import MAX_LINE, MAX_STDERR, ProgramBot, program_bot
+from troedler.bots.program import (
+    MAX_LINE,
+    MAX_STDERR,
+    ProgramBot,
+    observation_to_data,
+    program_bot,
+)
 from troedler.errors import ConfigurationError
 from troedler.simulation import tournament
 from troedler.simulation.lineup import bot_from_text
@@ -241,3 +250,39 @@ def test_ctrl_c_stops_a_simulation_and_its_programs(tmp_path: Path) -> None:
     assert running.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert all(gone(pid) for pid in _pids_in(marks))
+
+
+def test_the_protocol_pages_exchange_is_what_the_python_example_and_host_say() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    exchange = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.DOTALL)]
+    assert [message["type"] for message in exchange] == ["hello", "hello", "move", "move", "end"]
+    host_lines = "".join(json.dumps(exchange[k]) + "\n" for k in (0, 2))
+    answers = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "delivery_bot.py")],
+        input=host_lines, capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    assert [json.loads(line) for line in answers.splitlines()] == [exchange[1], exchange[3]]
+    bot = ProgramBot(PYTHON_BOT)
+    played = play_game([bot, GreedyBot()], seed=1, forfeit=True)
+    first = observe(new_game(2, seed=1), 0)
+    assert exchange[2]["observation"] == observation_to_data(first)
+    assert exchange[2]["legal_moves"] == [str(move) for move in first.legal_moves]
+    assert played.record.moves[0] == exchange[3]["move"]
+    result = played.record.result
+    assert result is not None
+    assert exchange[4]["result"] == {
+        "points": list(result.points),
+        "damage": list(result.damage),
+        "totally_damaged": list(result.totally_damaged),
+        "winners": list(result.winners),
+    }
+
+
+def test_the_protocol_pages_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    code = re.findall(r"^```python\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+    assert code
+    monkeypatch.chdir(ROOT)  # the example names the example bot by a relative path
+    namespace: dict[str, object] = {}
+    for block in code:
+        exec(compile(block, "docs/protocol.md", "exec"), namespace)  # noqa: S102 - our own page
