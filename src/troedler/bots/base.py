@@ -35,6 +35,7 @@ __all__ = [
     "check_bot",
     "play_game",
     "rounds_played",
+    "tell_game_over",
 ]
 
 
@@ -257,12 +258,12 @@ def play_game(
             if on_move is not None:
                 on_move(move, state)
     except BaseException:
-        _tell_game_over(bots, None, "stopped")
+        tell_game_over(bots, None, "stopped")
         raise
     if state.is_over:
-        _tell_game_over(bots, GameResult.of(state), "finished")
+        tell_game_over(bots, GameResult.of(state), "finished")
     else:
-        _tell_game_over(bots, None, "capped" if failure is None else "forfeited")
+        tell_game_over(bots, None, "capped" if failure is None else "forfeited")
     record = GameRecord(
         rules=first.rules,
         fingerprint=fingerprint(first.board, first.cards),
@@ -275,8 +276,9 @@ def play_game(
     return PlayedGame(record, state, state.is_over, failure)
 
 
-def _tell_game_over(bots: Sequence[Bot], result: GameResult | None, reason: str) -> None:
-    """Call each bot's ``game_over``, where it has one; a failure there is the bot's."""
+def tell_game_over(bots: Sequence[Bot], result: GameResult | None, reason: str) -> None:
+    """Call each bot's ``game_over(result, reason)``, where it has one (a program
+    bot: its program is told and ends); what a bot raises there is ignored."""
     for bot in bots:
         game_over = getattr(bot, "game_over", None)
         if callable(game_over):
