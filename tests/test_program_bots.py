@@ -286,3 +286,26 @@ def test_the_protocol_pages_python_example_runs(monkeypatch: pytest.MonkeyPatch)
     namespace: dict[str, object] = {}
     for block in code:
         exec(compile(block, "docs/protocol.md", "exec"), namespace)  # noqa: S102 - our own page
+
+
+def _troedler(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "troedler", *args],
+        input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_simulate_and_play_take_program_bots(tmp_path: Path) -> None:
+    bots = f"exec:{PYTHON_BOT},random"
+    done = _troedler("simulate", "--games", "2", "--bots", bots, "--out", "g.jsonl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 games of 2 players: 2 finished" in done.stdout
+    assert '"delivery-py 0"' in (tmp_path / "g.jsonl").read_text()
+    played = _troedler(
+        "play", "--players", "2", "--seat", "1", "--bots", f"exec:{PYTHON_BOT}",
+        "--save", "p.json", cwd=tmp_path, stdin="quit\n",
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert "delivery-py 0: discard" in played.stdout
+    assert '"delivery-py 0"' in (tmp_path / "p.json").read_text()
