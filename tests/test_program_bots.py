@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from copy import deepcopy
 from pathlib import Path
 
 import pytest
@@ -309,3 +310,27 @@ def test_simulate_and_play_take_program_bots(tmp_path: Path) -> None:
     assert played.returncode == 0, played.stderr
     assert "delivery-py 0: discard" in played.stdout
     assert '"delivery-py 0"' in (tmp_path / "p.json").read_text()
+
+
+def test_a_program_bot_object_is_started_afresh_for_every_game() -> None:
+    bot = ProgramBot(PYTHON_BOT, move_time=3)
+    copy = deepcopy(bot)
+    assert copy.pid != bot.pid and copy.move_time == 3 and copy.name == "delivery-py"
+    copy.close()
+    summary = tournament([bot, "greedy"], games=2, seed=4, workers=2)
+    assert summary.finished == 2 and summary.bot("delivery-py").seat_games == 2
+    bot.close()
+
+
+def test_a_program_that_answers_twice_forfeits_at_its_next_move(tmp_path: Path) -> None:
+    twice = tmp_path / "twice.py"
+    twice.write_text(
+        HELLO + "for line in sys.stdin:\n"
+        "    answer = json.dumps({'type': 'move', 'move': json.loads(line)['legal_moves'][0]})\n"
+        "    print(answer + '\\n' + answer, flush=True)\n"
+    )
+    bot = ProgramBot([sys.executable, str(twice)])
+    played = play_game([bot, RandomBot()], seed=1, forfeit=True)
+    assert played.failure is not None and played.failure.kind == "illegal"
+    assert played.failure.detail.startswith('sent \'{"type": "move"')
+    assert played.failure.detail.endswith("unasked")

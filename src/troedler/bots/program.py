@@ -177,6 +177,8 @@ class ProgramBot:
         """The program and its arguments."""
         self.move_time = move_time
         """Seconds the program has for each move."""
+        self.memory = memory
+        """The program's address space cap in bytes, or None."""
         self._name = _bounded(Path(argv[0]).name or "program", MAX_BOT_NAME)
         self._stderr = bytearray()
         self._pending = bytearray()
@@ -220,6 +222,11 @@ class ProgramBot:
     def __repr__(self) -> str:
         return f"ProgramBot({shlex.join(self.command)!r}, move_time={self.move_time:g})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy (a tournament copies a bot object for every game, in
+        # whichever process plays it) is the same program started afresh.
+        return (_restart, (self.command, self.move_time, self.memory))
+
     # --- the protocol ------------------------------------------------------
 
     def _handshake(self) -> None:
@@ -261,6 +268,11 @@ class ProgramBot:
         """
         if self._broken is not None:
             raise ProgramFailed(*self._broken)
+        if self._pending:
+            detail = f"sent {_shown(bytes(self._pending))} unasked"
+            self._broken = ("illegal", detail)
+            self._kill()
+            raise ProgramFailed("illegal", detail)
         notations = [str(move) for move in legal_moves]
         started = time.monotonic()
         deadline = started + self.move_time
@@ -416,6 +428,10 @@ class ProgramBot:
     def _kill(self) -> None:
         self._drain_stderr()
         self._finalizer()
+
+
+def _restart(command: tuple[str, ...], move_time: float, memory: int | None) -> ProgramBot:
+    return ProgramBot(command, move_time=move_time, memory=memory)
 
 
 def _decode(line: bytes) -> dict[str, Any]:
