@@ -7,7 +7,8 @@ per run), and this script draws them as SVG:
 - ``decision-cost.svg``: µs per decision by player count, split into
   ``legal_moves`` and ``apply_move``, against one python-chess ply;
 - ``win-shares.svg``: each bot's win share against its line-up, with its
-  95% interval and the fair share.
+  95% interval and the fair share;
+- ``ladder.svg``: the ratings of ``benchmarks/ladder.py``'s latest run.
 
 Run ``python benchmarks/plots.py --out DIR`` (``pip install -e '.[docs]'``
 brings matplotlib). The documentation site draws the same plots while it is
@@ -134,11 +135,32 @@ def win_shares_svg(runs: Sequence[dict[str, Any]]) -> str:
     return _svg(figure)
 
 
+def ladder_svg(runs: Sequence[dict[str, Any]]) -> str:
+    """The latest ladder's ratings: mu with an interval of 2 sigma either side, best on top."""
+    rows = runs[-1]["table"]
+    figure = _figure(6.4, 0.9 + 0.55 * len(rows))
+    axes = figure.add_subplot()
+    ys = list(range(len(rows)))[::-1]
+    mus = [row["mu"] for row in rows]
+    axes.errorbar(mus, ys, xerr=[2 * row["sigma"] for row in rows], fmt="o", color=LISTING,
+                  ecolor=APPLYING, capsize=5, linewidth=2)  # fmt: skip
+    for y, row in zip(ys, rows, strict=True):
+        axes.annotate(f"{row['mu']:.1f}", (row["mu"], y), xytext=(0, 6),
+                      textcoords="offset points", ha="center")  # fmt: skip
+    axes.set_yticks(ys, [row["bot"] for row in rows])
+    axes.set_ylim(-0.6, len(rows) - 0.4)
+    games = ", ".join(f"{count} {players}-player" for players, count in runs[-1]["games"].items())
+    axes.set_xlabel(f"openskill rating mu ± 2 sigma ({games} games)")
+    axes.spines[["top", "right"]].set_visible(False)
+    return _svg(figure)
+
+
 def plots(results: Path = RESULTS) -> dict[str, str]:
     """Every plot, by file name, drawn from the results in ``results``."""
     return {
         "decision-cost.svg": decision_cost_svg(read_runs(results / "bench.jsonl")),
         "win-shares.svg": win_shares_svg(read_runs(results / "bots.jsonl")),
+        "ladder.svg": ladder_svg(read_runs(results / "ladder.jsonl")),
     }
 
 

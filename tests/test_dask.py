@@ -172,3 +172,12 @@ def test_the_dask_benchmark_reports_both_ways() -> None:
     assert figures["games"] == 16 and figures["quick"] is True
     assert figures["local_games_per_s"] > 0 and figures["dask_games_per_s"] > 0
     assert "dask_overhead_ms_per_game" in figures
+
+
+def test_a_program_bot_plays_on_dask_as_it_does_locally(cluster: tuple[str, Path]) -> None:
+    address, _ = cluster
+    program = Path(__file__).resolve().parents[1] / "examples" / "delivery_bot.py"
+    bots = [f"exec:{sys.executable} {program}", "greedy"]
+    on_dask = tournament(bots, games=3, seed=4, scheduler=address)
+    assert on_dask == tournament(bots, games=3, seed=4, workers=2)
+    assert on_dask.finished == 3

@@ -172,13 +172,18 @@ def test_the_plots_are_drawn_from_the_results_the_same_every_time() -> None:
     plots = _plots_module()
     first, second = plots.plots(), plots.plots()
     assert first == second  # no dates, no random ids: rebuilding changes nothing
-    assert set(first) == {"decision-cost.svg", "win-shares.svg"}
+    assert set(first) == {"decision-cost.svg", "win-shares.svg", "ladder.svg"}
     runs = plots.read_runs(plots.RESULTS / "bench.jsonl")
     ply = statistics.median(run["chess_ply_us"] for run in runs)
     assert f"{ply:.1f} µs" in first["decision-cost.svg"]
     bots = plots.read_runs(plots.RESULTS / "bots.jsonl")[-1]
     share = bots["ismcts_vs_greedy"]["win_share_all"]
     assert f"{100 * share:.1f}%" in first["win-shares.svg"]
+    ladder = plots.read_runs(plots.RESULTS / "ladder.jsonl")[-1]["table"]
+    for row in ladder:
+        assert (
+            f">{row['bot']}<" in first["ladder.svg"] and f">{row['mu']:.1f}<" in first["ladder.svg"]
+        )
 
 
 def _plots_module() -> ModuleType:

@@ -31,6 +31,8 @@ PAGES = [DOCS / "index.md", DOCS / "data-files.md", DOCS / "pictures.md", DOCS /
 RUN_ELSEWHERE = {
     "rl.md": "tests/test_rl_pettingzoo.py",
     "openspiel.md": "tests/test_openspiel.py",
+    "play.md": "tests/test_web.py",
+    "protocol.md": "tests/test_program_bots.py",
 }
 """Pages whose blocks their own tests run, with what they need installed."""
 FRAGMENT = "<!-- fragment -->"

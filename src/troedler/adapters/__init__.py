@@ -6,6 +6,8 @@
   (needs numpy).
 - :mod:`troedler.adapters.pettingzoo`: a PettingZoo AEC environment (needs
   numpy, gymnasium and pettingzoo: ``pip install 'troedler[rl]'``).
+- :mod:`troedler.adapters.gymnasium`: one seat of it as a single-agent
+  Gymnasium environment against bots (the same extra).
 
 The core never imports this package, and this package imports numpy and
 the RL libraries only in the modules that need them.

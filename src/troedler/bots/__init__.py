@@ -10,6 +10,7 @@ from __future__ import annotations
 from troedler.bots.base import Bot, PlayedGame, play_game
 from troedler.bots.greedy import GreedyBot
 from troedler.bots.ismcts import ISMCTSBot
+from troedler.bots.program import ProgramBot, program_bot
 from troedler.bots.random_bot import RandomBot
 from troedler.errors import ConfigurationError
 
@@ -19,6 +20,7 @@ __all__ = [
     "GreedyBot",
     "ISMCTSBot",
     "PlayedGame",
+    "ProgramBot",
     "RandomBot",
     "make_bot",
     "play_game",
@@ -31,8 +33,12 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
 def make_bot(name: str) -> Bot:
     """A new bundled bot by name (``random``, ``greedy``, ``ismcts`` ...).
 
-    ``ismcts:N`` is an :class:`ISMCTSBot` searching ``N`` iterations per move.
+    ``ismcts:N`` is an :class:`ISMCTSBot` searching ``N`` iterations per move;
+    ``exec:COMMAND`` runs a program (:func:`troedler.bots.program.program_bot`).
     """
+    head, colon, command = name.strip().partition(":")
+    if colon and head.lower() == "exec":
+        return program_bot(command)
     key, _, budget = name.strip().lower().partition(":")
     if key not in BOTS:
         raise ConfigurationError(f"no bot called {name!r}; the bundled bots are {', '.join(BOTS)}")

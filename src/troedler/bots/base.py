@@ -15,7 +15,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 import attrs
 
-from troedler.errors import ConfigurationError, IllegalMoveError
+from troedler.errors import ConfigurationError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
 from troedler.records import MAX_SEAT_NAME, GameRecord, GameResult
@@ -27,6 +27,7 @@ from troedler.views import Observation, Recall, observe
 
 __all__ = [
     "Bot",
+    "BotFailed",
     "BotFailure",
     "FailureKind",
     "PlayedGame",
@@ -34,6 +35,7 @@ __all__ = [
     "check_bot",
     "play_game",
     "rounds_played",
+    "tell_game_over",
 ]
 
 
@@ -64,6 +66,16 @@ def bot_rng(seed: int, seat: int) -> random.Random:
 FailureKind = Literal["raised", "illegal", "slow", "crashed"]
 """How a bot failed: its ``choose`` raised, returned a move that is not legal,
 took longer than the time limit, or its process ended in the middle of a move."""
+
+
+class BotFailed(TroedlerError):
+    """Raised by a bot's ``choose`` that knows how it failed (a program bot
+    whose program crashed or ran out of time): a forfeit of that ``kind``."""
+
+    def __init__(self, kind: FailureKind, detail: str) -> None:
+        super().__init__(detail)
+        self.kind: FailureKind = kind
+
 
 MAX_BOT_NAME = MAX_SEAT_NAME - 2
 """Records name a seat ``"<bot name> <seat>"`` in at most ``MAX_SEAT_NAME`` characters."""
@@ -214,43 +226,54 @@ def play_game(
     def fail(seat: int, kind: FailureKind, detail: str) -> BotFailure:
         return BotFailure(seat, names[seat], len(moves), state.round, kind, detail)
 
-    while not state.is_over and (max_rounds is None or state.round <= max_rounds):
-        seat = state.current_player
-        assert seat is not None  # a game that is not over has a player to move
-        seen = observe(state, seat, recall=recall)
-        if not forfeit:
-            move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
-            if move not in seen.legal_moves:
-                raise IllegalMoveError(
-                    "T1",
-                    f"bot {names[seat]!r} chose {_bounded(repr(move), 80)}, which is not legal",
-                )
-        else:
-            started = time.perf_counter()
-            try:
+    try:
+        while not state.is_over and (max_rounds is None or state.round <= max_rounds):
+            seat = state.current_player
+            assert seat is not None  # a game that is not over has a player to move
+            seen = observe(state, seat, recall=recall)
+            if not forfeit:
                 move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
-            except (Exception, SystemExit) as error:  # a bot's bug stops its game, not the run
-                failure = fail(seat, "raised", describe_error(error))
-                break
-            took = time.perf_counter() - started
-            if move_time_limit is not None and took > move_time_limit:
-                failure = fail(
-                    seat, "slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s"
-                )
-                break
-            try:
-                legal = move in seen.legal_moves
-            except Exception as error:  # a returned object whose == raises
-                legal, detail = False, describe_error(error)
+                if move not in seen.legal_moves:
+                    raise IllegalMoveError(
+                        "T1",
+                        f"bot {names[seat]!r} chose {_bounded(repr(move), 80)}, which is not legal",
+                    )
             else:
-                detail = f"chose {_bounded(repr(move), 80)}, which is not legal"
-            if not legal:
-                failure = fail(seat, "illegal", detail)
-                break
-        moves.append(move)
-        state = apply_move(state, move)
-        if on_move is not None:
-            on_move(move, state)
+                started = time.perf_counter()
+                try:
+                    move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
+                except BotFailed as error:  # a bot that says how it failed
+                    failure = fail(seat, error.kind, _bounded(str(error), MAX_DETAIL))
+                    break
+                except (Exception, SystemExit) as error:  # a bot's bug stops its game, not the run
+                    failure = fail(seat, "raised", describe_error(error))
+                    break
+                took = time.perf_counter() - started
+                if move_time_limit is not None and took > move_time_limit:
+                    failure = fail(
+                        seat, "slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s"
+                    )
+                    break
+                try:
+                    legal = move in seen.legal_moves
+                except Exception as error:  # a returned object whose == raises
+                    legal, detail = False, describe_error(error)
+                else:
+                    detail = f"chose {_bounded(repr(move), 80)}, which is not legal"
+                if not legal:
+                    failure = fail(seat, "illegal", detail)
+                    break
+            moves.append(move)
+            state = apply_move(state, move)
+            if on_move is not None:
+                on_move(move, state)
+    except BaseException:
+        tell_game_over(bots, None, "stopped")
+        raise
+    if state.is_over:
+        tell_game_over(bots, GameResult.of(state), "finished")
+    else:
+        tell_game_over(bots, None, "capped" if failure is None else "forfeited")
     record = GameRecord(
         rules=first.rules,
         fingerprint=fingerprint(first.board, first.cards),
@@ -261,3 +284,15 @@ def play_game(
         result=GameResult.of(state) if state.is_over else None,
     )
     return PlayedGame(record, state, state.is_over, failure)
+
+
+def tell_game_over(bots: Sequence[Bot], result: GameResult | None, reason: str) -> None:
+    """Call each bot's ``game_over(result, reason)``, where it has one (a program
+    bot: its program is told and ends); what a bot raises there is ignored."""
+    for bot in bots:
+        game_over = getattr(bot, "game_over", None)
+        if callable(game_over):
+            try:
+                game_over(result, reason)
+            except Exception:  # noqa: S112 - the game is over: nothing a bot does now counts
+                continue

@@ -21,13 +21,15 @@ import attrs
 
 from troedler.bots import BOTS, Bot, ISMCTSBot
 from troedler.bots.base import check_bot, describe_error
+from troedler.bots.program import program_bot
 from troedler.errors import ConfigurationError
 
 __all__ = ["BotLike", "Entrant", "bot_from_text", "entrant", "line_up"]
 
 BotLike = Bot | Callable[[], Bot] | str
 """What a tournament accepts as a bot: an object, a factory, or a text
-(``greedy``, ``ismcts:50``, ``mybots:MyBot`` or ``mybots:MyBot:ARG``)."""
+(``greedy``, ``ismcts:50``, ``mybots:MyBot``, ``mybots:MyBot:ARG`` or
+``exec:./mybot``)."""
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\Z")
 MAX_TEXT = 200
@@ -70,7 +72,8 @@ def bot_from_text(text: str) -> Bot:
     """A new bot from its text: a bundled name or ``module:Factory[:ARG]``.
 
     Bundled names are ``random``, ``greedy`` and ``ismcts`` (``ismcts:N``
-    searches ``N`` iterations a move). Anything else is ``module:Factory``:
+    searches ``N`` iterations a move); ``exec:COMMAND`` runs a program
+    (:func:`troedler.bots.program.program_bot`). Anything else is ``module:Factory``:
     ``Factory`` (a class or function in the importable module ``module``) is
     called with no argument, or with the text ``ARG`` after a second colon.
     Raises :class:`ConfigurationError` saying what is wrong.
@@ -81,6 +84,8 @@ def bot_from_text(text: str) -> Bot:
         raise ConfigurationError("a bot needs a name: empty text given")
     if key.lower() in BOTS:
         return _bundled(key.lower(), rest, shown)
+    if key.lower() == "exec":  # a program speaking docs/protocol.md
+        return program_bot(rest)
     if not rest:
         raise ConfigurationError(
             f"no bot called {shown}; the bundled bots are {', '.join(BOTS)}, "
