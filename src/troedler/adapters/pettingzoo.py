@@ -42,7 +42,6 @@ from troedler.adapters.actions import ActionLayout, action_layout
 from troedler.adapters.tensors import TensorLayout, tensor_layout
 from troedler.board import default_board
 from troedler.cards import default_cards
-from troedler.cli.render import render_moves, render_observation
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError
 from troedler.legal import apply_move, legal_moves
@@ -51,6 +50,7 @@ from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome
 from troedler.setup import new_game
 from troedler.state import GameState
+from troedler.text.render import render_moves, render_observation
 from troedler.views import Recall, observe
 
 __all__ = ["ILLEGAL_MOVE_REWARD", "EnvObservation", "TroedlerEnv", "env", "raw_env", "rewards_for"]

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from troedler.bots import Bot, make_bot
 from troedler.bots.base import bot_rng
-from troedler.cli.render import group_moves, render_scores, render_screen, wants_colour
 from troedler.errors import IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
@@ -26,6 +25,7 @@ from troedler.records import GameRecord
 from troedler.setup import new_game
 from troedler.state import GameState
 from troedler.svg.view import view_of
+from troedler.text.render import group_moves, render_scores, render_screen, wants_colour
 from troedler.views import Observation, Recall, observe
 
 __all__ = ["HELP", "play_in_terminal"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from troedler.cli.render import render_scores, render_screen, wants_colour
 from troedler.cli.replay import read_records
 from troedler.errors import FormatError
 from troedler.records import GameRecord, replay
 from troedler.svg.view import view_of
+from troedler.text.render import render_scores, render_screen, wants_colour
 
 __all__ = ["PROMPT", "step_in_terminal"]
 

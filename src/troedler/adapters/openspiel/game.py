@@ -38,7 +38,6 @@ from troedler.adapters.openspiel.observer import make_observer
 from troedler.adapters.tensors import TensorLayout, tensor_layout
 from troedler.board import default_board
 from troedler.cards import default_cards
-from troedler.cli.render import render_observation
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.explicit import apply_chance, new_explicit_game
@@ -48,6 +47,7 @@ from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
 from troedler.state import GameState, Phase
+from troedler.text.render import render_observation
 from troedler.views import determinize, observe
 
 __all__ = [

@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from troedler.cli.render import render_observation
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError
+from troedler.text.render import render_observation
 from troedler.views import Recall, observe
 
 if TYPE_CHECKING:
