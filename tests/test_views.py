@@ -30,8 +30,8 @@ from troedler import (
     observe,
 )
 from troedler.chance import shuffled
+from troedler.invariants import cards_in_play
 from troedler.pile import Pile
-from troedler.state import cards_in_play
 from troedler.views import seen_stacks
 
 RECALLS = ("perfect", "table")

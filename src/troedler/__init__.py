@@ -45,6 +45,7 @@ from troedler.errors import (
     TroedlerError,
 )
 from troedler.goods import Good, Goods
+from troedler.invariants import check_invariants
 from troedler.legal import apply_move, is_legal, legal_moves
 from troedler.moves import (
     DiscardCard,
@@ -64,7 +65,7 @@ from troedler.rules import Rules
 from troedler.scoring import Outcome, Tally, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
 from troedler.setup import new_game
-from troedler.state import GameState, Phase, PlayerState, Turn, check_invariants
+from troedler.state import GameState, Phase, PlayerState, Turn
 from troedler.views import Observation, determinize, observe
 
 __version__ = "0.2.0"

@@ -18,6 +18,7 @@ import attrs
 
 from troedler.board import RouteKind
 from troedler.cards import (
+    CARD_TYPES,
     EXTRA_GOOD,
     ROUTE_CARDS,
     SPECIAL_FEED,
@@ -35,6 +36,7 @@ from troedler.chance import shuffled
 from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
 from troedler.pile import Pile
+from troedler.rulebook import PILE_SIZE, discard_candidates, next_to_take
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
@@ -58,12 +60,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-PILE_SIZE = 4
-"""Cards in a full dealer pile (R2)."""
-
-
-_CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
 
 
 def _fail(rule: str, message: str) -> NoReturn:
@@ -172,7 +168,7 @@ def form_piles(state: GameState) -> GameState:
 def _first_to_take(state: GameState) -> int:
     """Who decides first once the piles lie: the dealer discarding (two players)
     or the dealer's left neighbour taking (R4)."""
-    return state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
+    return cast(int, next_to_take(state.rules, state.dealer, 0))  # nobody has taken yet
 
 
 # --- forming with explicit chance: card by card (R2, R3) --------------------
@@ -212,7 +208,7 @@ def turn_up(state: GameState, card: Card) -> GameState:
         raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    if type(card) not in _CARD_TYPES:
+    if type(card) not in CARD_TYPES:
         _fail("R2", f"{quote(card)} is not a card")
     deck = hand_without(state.game_round_pile, card)
     if deck is None:
@@ -310,14 +306,10 @@ def take_pile(state: GameState, pile: int) -> GameState:
         state.players, seat, PlayerState(player.cart, hand, player.goods, player.value_pile)
     )
     piles = _replace(state.dealer_piles, index, None)
-    takes_done = gone + 1 - (1 if state.rules.two_player_rules else 0)
-    if takes_done < state.num_players:
+    taker = next_to_take(state.rules, state.dealer, gone + 1)
+    if taker is not None:
         return _within_round(
-            state,
-            players=players,
-            dealer_piles=piles,
-            current_player=(state.dealer + 1 + takes_done) % state.num_players,
-            turn=NO_TURN,
+            state, players=players, dealer_piles=piles, current_player=taker, turn=NO_TURN
         )
     leftover = tuple(card for rest in piles if rest for card in rest)
     return _within_round(
@@ -347,7 +339,7 @@ def discard_pile(state: GameState, pile: int) -> GameState:
         players=state.players,
         dealer_piles=_replace(state.dealer_piles, index, None),
         discard_pile=state.discard_pile.add(state.dealer_piles[index] or ()),
-        current_player=(state.dealer + 1) % state.num_players,
+        current_player=next_to_take(state.rules, state.dealer, 1),
         turn=NO_TURN,
     )
 
@@ -588,10 +580,7 @@ def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list
     may be discarded if it is not special feed, does not come before ``last``,
     and leaves enough cards at or after it for the discards still due.
     """
-    floor = -1 if last is None else last.sort_key
-    candidates = [
-        card for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard
-    ]
+    candidates = discard_candidates(hand, last)
     options: list[Card] = []
     for i in range(len(candidates) - due + 1):
         card = candidates[i]
@@ -652,7 +641,7 @@ def discard_card(state: GameState, card: Card) -> GameState:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
     seat = cast(int, state.current_player)  # the turns phase always has one
     player = state.players[seat]
-    if type(card) not in _CARD_TYPES:
+    if type(card) not in CARD_TYPES:
         _fail("T7", f"{quote(card)} is not a card")
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")

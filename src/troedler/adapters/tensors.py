@@ -44,8 +44,9 @@ from troedler.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, de
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError, quote, some_of
 from troedler.goods import Goods
+from troedler.invariants import problems
 from troedler.rules import Rules
-from troedler.state import GameState, Phase, PlayerState, problems
+from troedler.state import GameState, Phase, PlayerState
 from troedler.views import Observation, Recall, observation_problem, seen_stacks
 
 __all__ = [

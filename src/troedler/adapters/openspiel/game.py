@@ -31,7 +31,6 @@ from typing import Any
 import attrs
 import pyspiel
 
-from troedler.actions import PILE_SIZE
 from troedler.adapters.actions import ActionLayout, action_layout
 from troedler.adapters.openspiel.chance import ChanceIds, chance_ids
 from troedler.adapters.openspiel.observer import make_observer
@@ -43,6 +42,7 @@ from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.explicit import apply_chance, new_explicit_game
 from troedler.goods import Good
 from troedler.legal import apply_move
+from troedler.rulebook import PILE_SIZE
 from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
