@@ -29,6 +29,7 @@ from troedler.cards import (
     SpecialFeedCard,
     hand_count,
     hand_counts,
+    hand_index,
     hand_without,
     sort_hand,
 )
@@ -386,6 +387,17 @@ def _take_from_village(
     return there.remove(checked), checked
 
 
+def _own_goods(value: object) -> Goods | None:
+    """The engine's own goods equal to ``value``, or None if it is not goods:
+    a state never holds a caller's object, which might be a look-alike."""
+    counts = getattr(value, "counts", None)
+    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != len(Good):
+        return None
+    if any(type(n) is not int or n < 0 for n in counts):
+        return None
+    return Goods.of_counts(counts)
+
+
 def _play_card(seat: int, player: PlayerState, card: Card, rule: str) -> tuple[Card, ...]:
     """The hand without ``card``, after checking the player holds it."""
     rest = hand_without(player.hand, card)
@@ -437,12 +449,14 @@ def _move_cart(
 ) -> GameState:
     seat, player = _turn_player(state)
     hand = _play_card(seat, player, card, rule)
-    if not isinstance(to, str) or not state.board.has_village(to):
-        _fail(rule, f"{quote(to)} is not a village of the board")
     board = state.board
-    if board.index(to) not in board.targets(board.index(player.cart), kind):
+    if not isinstance(to, str) or not board.has_village(to):
+        _fail(rule, f"{quote(to)} is not a village of the board")
+    there = board.index(to)
+    if there not in board.targets(board.index(player.cart), kind):
         how = f"no {kind.code}" if kind is not None else "no route"
         _fail(rule, f"{how} leads from {player.cart} to {to}")
+    to = board.villages[there].name  # the board's own name, not the caller's string
     if take is None:
         return _after_card(state, seat, player, (card,), hand=hand, cart=to)
     village_goods, good = _take_from_village(state, to, take, rule)
@@ -509,11 +523,15 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     (T5c).
     """
     seat, player = _turn_player(state)
-    if not isinstance(request, RequestCard):
+    if type(request) is not RequestCard or type(getattr(request, "sort_key", None)) is not int:
         _fail("T4", f"{quote(request)} is not a goods request")
-    if not isinstance(delivered, Goods):
+    own = _own_goods(delivered)
+    if own is None:
         _fail("T4", f"{quote(delivered)} is not goods to deliver")
+    delivered = own
     hand = _play_card(seat, player, request, "T4")
+    # The hand's own card from here on: one equal to it may be a look-alike.
+    request = cast(RequestCard, player.hand[hand_index(player.hand, request)])
     village = player.cart
     there = state.goods_in(village)
     if there:
@@ -641,19 +659,22 @@ def discard_card(state: GameState, card: Card) -> GameState:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
     seat = cast(int, state.current_player)  # the turns phase always has one
     player = state.players[seat]
-    if type(card) not in CARD_TYPES:
+    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
         _fail("T7", f"{quote(card)} is not a card")
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")
     last = state.turn.last_discard
-    if card.sort_key not in (option.sort_key for option in discard_options(player.hand, due, last)):
+    key = card.sort_key
+    # The hand's own card, not the caller's, goes onto the discard pile.
+    own = next((o for o in discard_options(player.hand, due, last) if o.sort_key == key), None)
+    if own is None:
         if hand_without(player.hand, card) is None:
             _fail("T7", f"seat {seat} holds no {card} card")
         if last is not None and card.sort_key < last.sort_key:
             _fail("T7", f"discards go in hand order: {card} comes before {last}, discarded last")
         _fail("T7", f"after {card} too few cards remain for the {due} discards due")
     return _discard_down(
-        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, card
+        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, own
     )
 
 
