@@ -345,23 +345,27 @@ def test_values_the_board_index_shared_by_all_games_is_read_only() -> None:
     assert default_board() == state.board
 
 
-def test_values_goods_caches_cannot_be_poisoned() -> None:
+def test_values_goods_never_change_once_built() -> None:
     goods = Goods.parse("A")
-    wrong = Goods.parse("VVV")
+    before = attrs.asdict(goods) | {"_size": len(goods), "_kinds": goods.kinds()}
     right = goods.add(Good.BOTTLE)
-    with pytest.raises(TypeError):
-        goods._plus_one[Good.BOTTLE] = wrong  # type: ignore[index]
-    with pytest.raises(TypeError):
-        goods._minus_one[Good.ANVIL] = wrong  # type: ignore[index]
-    assert goods.add(Good.BOTTLE) == right == Goods.parse("AB")
     assert goods.remove(Good.ANVIL) == Goods()
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        goods.counts = (9, 9, 9, 9, 9, 9)  # type: ignore[misc]
+    assert attrs.asdict(goods) | {"_size": len(goods), "_kinds": goods.kinds()} == before
+    assert goods.add(Good.BOTTLE) is right and right == Goods.parse("AB")
+    with pytest.raises(ConfigurationError):
+        Goods.of_counts((48, 0, 0, 0, 0, 0)).add(Good.ANVIL)  # no carry into the next kind
+    with pytest.raises(ConfigurationError):
+        Goods.of_counts((0, 1, 0, 0, 0, 0)).remove(Good.ANVIL)  # no borrow from the next kind
 
 
 def test_values_the_goods_interning_table_is_bounded() -> None:
     table = goods_module._INTERNED
     for n in range(9, 40):  # more of a kind than the game has: never kept
         Goods.of_counts((n, 0, 0, 0, 0, 1))
-    assert all(max(counts) <= 8 for counts in table)
+    assert all(max(goods.counts) <= 8 for goods in table.values())
+    assert all(goods._code == code for code, goods in table.items())
     for i in range(60_000):
         Goods.of_counts((i % 9, i // 9 % 9, i // 81 % 9, i // 729 % 9, i // 6561 % 9, i // 59049))
     assert len(table) <= 50_000
