@@ -67,6 +67,7 @@ __all__ = [
     "determinize",
     "observation_problem",
     "observe",
+    "seat_knows",
     "seen_stacks",
 ]
 
@@ -146,6 +147,16 @@ def _setup_portion(state: GameState) -> int:
     return setup_pile_hidden(state.rules, state.shuffles, len(state.discard_pile))
 
 
+def seat_knows(seat: int, other: int, perfect: bool) -> bool:
+    """Whether ``seat`` knows the hand and the value pile of ``other`` (I1, I3).
+
+    A seat knows its own; with perfect recall it knows everyone's, having
+    seen every card go into them. :func:`observe` and the tensors of
+    :mod:`troedler.adapters.tensors` both ask this.
+    """
+    return perfect or other == seat
+
+
 def seen_stacks(
     state: GameState, recall: Recall
 ) -> tuple[tuple[tuple[Card | None, ...] | None, ...], tuple[Card | None, ...]]:
@@ -208,7 +219,7 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     piles, discard = _seen_stacks(state, perfect)
     carts, goods, hands, hand_sizes, value_piles, value_pile_sizes = [], [], [], [], [], []
     for other, player in enumerate(state.players):
-        known = perfect or other == seat
+        known = seat_knows(seat, other, perfect)
         carts.append(player.cart)
         goods.append(player.goods)
         hands.append(player.hand if known else None)

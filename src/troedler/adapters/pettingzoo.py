@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from troedler.adapters.actions import ActionLayout, action_layout
-from troedler.adapters.tensors import TensorLayout, tensor_layout
+from troedler.adapters.tensors import TensorEncoder, TensorLayout, tensor_layout
 from troedler.board import default_board
 from troedler.cards import default_cards
 from troedler.datafile import describe
@@ -146,7 +146,8 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         self._num_actions = self.actions.num_actions
         # The tensor straight from the state: the same as observe() then
         # encode(), as the tests check, without building an Observation.
-        self._encode = self.tensors.encode_state
+        # The env's own encoder: what it remembers between steps is not shared.
+        self._encode = TensorEncoder(self.tensors).encode_state
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every time)."""
