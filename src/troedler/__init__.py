@@ -12,7 +12,7 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 
 from troedler.actions import (
     discard_card,
-    discard_pile,
+    discard_dealer_pile,
     end_turn,
     form_piles,
     play_extra_good,
@@ -117,7 +117,7 @@ __all__ = [
     "default_cards",
     "determinize",
     "discard_card",
-    "discard_pile",
+    "discard_dealer_pile",
     "end_turn",
     "form_piles",
     "is_legal",
@@ -141,3 +141,17 @@ __all__ = [
     "take_pile",
     "tally",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Names of 0.2 that changed; deprecated, gone in the release after.
+    if name == "discard_pile":
+        import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+        warnings.warn(
+            "troedler.discard_pile is now troedler.discard_dealer_pile",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return discard_dealer_pile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

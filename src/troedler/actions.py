@@ -43,8 +43,8 @@ from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 __all__ = [
     "PILE_SIZE",
     "discard_card",
+    "discard_dealer_pile",
     "discard_options",
-    "discard_pile",
     "discards_required",
     "end_turn",
     "form_piles",
@@ -324,7 +324,7 @@ def take_pile(state: GameState, pile: int) -> GameState:
     )
 
 
-def discard_pile(state: GameState, pile: int) -> GameState:
+def discard_dealer_pile(state: GameState, pile: int) -> GameState:
     """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4).
 
     This comes first in the take-piles phase, before anyone takes a pile.
@@ -758,3 +758,18 @@ def _end_round(state: GameState) -> GameState:
 
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
+
+
+def __getattr__(name: str) -> object:
+    # discard_pile was this action's name until 0.2; it is also the state's
+    # field. Deprecated, gone in the release after.
+    if name == "discard_pile":
+        import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+        warnings.warn(
+            "troedler.actions.discard_pile is now discard_dealer_pile",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return discard_dealer_pile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
