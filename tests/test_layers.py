@@ -141,3 +141,33 @@ def test_the_rule_table_names_functions_and_tests_that_exist() -> None:
         assert callable(target), function
         assert test.startswith(f"test_{rule}_")
         assert f"def {test}(" in (ROOT / test_file).read_text(), (rule, test)
+
+
+def module_caches() -> list[tuple[str, ast.FunctionDef]]:
+    """Every function of the package memoised by functools, by its full name."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(target, ast.Attribute) and target.attr in ("cache", "lru_cache"):
+                    found.append((f"{module_name(path)}.{node.name}", node))
+    return found
+
+
+def test_every_module_cache_is_bounded_and_named_in_one_place() -> None:
+    page = (ROOT / "docs" / "performance.md").read_text()
+    caches = module_caches()
+    assert len(caches) > 5
+    for name, node in caches:
+        assert f"`{name}`" in page, name
+        (decorator,) = node.decorator_list
+        if isinstance(decorator, ast.Call):  # lru_cache(maxsize=...): a number, not None
+            (size,) = [k.value for k in decorator.keywords if k.arg == "maxsize"]
+            assert isinstance(size, ast.Constant) and isinstance(size.value, int), name
+        else:  # functools.cache: only of a function without arguments, one entry
+            assert not node.args.args, name
+    assert "`troedler.goods._INTERNED`" in page
