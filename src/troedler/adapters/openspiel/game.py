@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 import pyspiel
 
-from troedler.adapters.actions import ActionLayout, action_layout
+from troedler.adapters.actions import ActionEncoder, ActionLayout, action_layout
 from troedler.adapters.openspiel.chance import ChanceIds, chance_ids
 from troedler.adapters.openspiel.observer import make_observer
 from troedler.adapters.tensors import TensorLayout, tensor_layout
@@ -138,6 +138,8 @@ class Table:
     rules: Rules
     max_rounds: int
     actions: ActionLayout
+    ids: ActionEncoder
+    """The action ids of moves, remembered by identity for this table's games only."""
     chance: ChanceIds
     tensors: TensorLayout
     names: tuple[str, ...]
@@ -191,6 +193,7 @@ def table_for(
         rules=rules,
         max_rounds=max_rounds,
         actions=action_layout(board, cards),
+        ids=ActionEncoder(action_layout(board, cards)),
         chance=chance_ids(cards),
         tensors=tensor_layout(board, cards, players),
         names=tuple(f"seat {seat}" for seat in range(players)),
@@ -233,7 +236,7 @@ class Position:
             if self.is_terminal or self.game.current_player is None:
                 ids = ()
             else:
-                ids = self.table.actions.legal_action_ids(self.game)
+                ids = self.table.ids.legal_action_ids(self.game)
             object.__setattr__(self, "_ids", ids)
         return ids
 
