@@ -169,7 +169,7 @@ class Goods:
         # kind is found among the shared goods by its code. Counts stay
         # below a byte, so adding to one never carries into the next.
         if number == 1 and type(good) is Good:
-            found = _INTERNED.get(self._code + _STEP[good])
+            found = _BY_CODE.get(self._code + _STEP[good])
             if found is not None:
                 return found
         return self._changed(good, number)
@@ -178,7 +178,7 @@ class Goods:
         """These goods with ``number`` fewer of ``good``;
         :class:`~troedler.ConfigurationError` if there are too few."""
         if number == 1 and type(good) is Good and self.counts[good]:
-            found = _INTERNED.get(self._code - _STEP[good])
+            found = _BY_CODE.get(self._code - _STEP[good])
             if found is not None:
                 return found
         return self._changed(good, -number)
@@ -277,21 +277,19 @@ class Goods:
 # kind), and only up to a cap, so the table stays small whatever callers do;
 # equality never relies on it. Text read from outside is never shared (see
 # Goods.parse): refused input leaves nothing behind.
-# Keyed by the code of the counts (Goods._code), so that one more or one
-# fewer of a kind is found by adding to an int.
-_INTERNED: dict[int, Goods] = {}
+_INTERNED: dict[tuple[int, ...], Goods] = {}
+# The same goods by the code of their counts (Goods._code), so that one more
+# or one fewer of a kind is found by adding to an int.
+_BY_CODE: dict[int, Goods] = {}
 
 
 def _interned(counts: tuple[int, ...]) -> Goods:
-    try:
-        code = int.from_bytes(bytes(counts), "little") if len(counts) == 6 else -1
-    except (TypeError, ValueError):  # not six small ints: Goods() says what is wrong
-        code = -1
-    goods = _INTERNED.get(code)
+    goods = _INTERNED.get(counts)
     if goods is None:
         goods = Goods(counts)  # type: ignore[arg-type]
         if len(_INTERNED) < _INTERN_LIMIT and max(counts) <= GOODS_PER_KIND:
-            _INTERNED[code] = goods
+            _INTERNED[counts] = goods
+            _BY_CODE[goods._code] = goods
     return goods
 
 
