@@ -20,9 +20,10 @@ What is measured, for 2, 3 and 4 players:
   chosen at random, ``apply_move`` (as ``benchmarks/bench.py`` measures it);
 - their ratio, whose target is at most 2;
 - µs per ``observation_tensor`` call, with the table view and with perfect
-  recall, over observations of random playouts; and µs per ``state_tensor``
-  call (the same tensor straight from the state, which the environment
-  uses) over the same positions in order.
+  recall, over observations of random playouts; and µs per
+  ``TensorEncoder.encode_state`` call (the same tensor straight from the
+  state, which each environment makes with an encoder of its own) over the
+  same positions in order.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import numpy as np
 import troedler
 from troedler import apply_move, legal_moves, new_game, observe
 from troedler.adapters.pettingzoo import TroedlerEnv, env
-from troedler.adapters.tensors import observation_tensor, state_tensor
+from troedler.adapters.tensors import TensorEncoder, observation_tensor, tensor_layout_for
 
 REPEATS = 5
 ROUND_CAP = 30
@@ -125,7 +126,7 @@ def step_and_decision_us(players: int, steps: int, seed: int) -> tuple[float, fl
 
 def tensor_us(players: int, calls: int, seed: int) -> dict[str, float]:
     """µs per tensor: ``observation_tensor`` of ready observations and
-    ``state_tensor`` of the positions, each with the table view and with
+    a :class:`TensorEncoder`'s ``encode_state`` of the positions, each with the table view and with
     perfect recall, over the positions of random playouts in order."""
     rng = random.Random(seed)
     positions: list[tuple[Any, int]] = []
@@ -143,9 +144,11 @@ def tensor_us(players: int, calls: int, seed: int) -> dict[str, float]:
         for observation in seen:
             observation_tensor(observation)
         figures[recall] = (time.perf_counter() - start) / calls * 1e6
+        # An encoder of its own, as an environment keeps one.
+        encode = TensorEncoder(tensor_layout_for(players)).encode_state
         start = time.perf_counter()
         for state, seat in positions:
-            state_tensor(state, seat, recall)
+            encode(state, seat, recall)
         figures[f"state_{recall}"] = (time.perf_counter() - start) / calls * 1e6
     return figures
 

@@ -345,16 +345,19 @@ def test_values_the_board_index_shared_by_all_games_is_read_only() -> None:
     assert default_board() == state.board
 
 
-def test_values_goods_caches_cannot_be_poisoned() -> None:
+def test_values_goods_never_change_once_built() -> None:
     goods = Goods.parse("A")
-    wrong = Goods.parse("VVV")
+    before = attrs.asdict(goods) | {"_size": len(goods), "_kinds": goods.kinds()}
     right = goods.add(Good.BOTTLE)
-    with pytest.raises(TypeError):
-        goods._plus_one[Good.BOTTLE] = wrong  # type: ignore[index]
-    with pytest.raises(TypeError):
-        goods._minus_one[Good.ANVIL] = wrong  # type: ignore[index]
-    assert goods.add(Good.BOTTLE) == right == Goods.parse("AB")
     assert goods.remove(Good.ANVIL) == Goods()
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        goods.counts = (9, 9, 9, 9, 9, 9)  # type: ignore[misc]
+    assert attrs.asdict(goods) | {"_size": len(goods), "_kinds": goods.kinds()} == before
+    assert goods.add(Good.BOTTLE) is right and right == Goods.parse("AB")
+    with pytest.raises(ConfigurationError):
+        Goods.of_counts((48, 0, 0, 0, 0, 0)).add(Good.ANVIL)  # no carry into the next kind
+    with pytest.raises(ConfigurationError):
+        Goods.of_counts((0, 1, 0, 0, 0, 0)).remove(Good.ANVIL)  # no borrow from the next kind
 
 
 def test_values_the_goods_interning_table_is_bounded() -> None:
@@ -362,6 +365,8 @@ def test_values_the_goods_interning_table_is_bounded() -> None:
     for n in range(9, 40):  # more of a kind than the game has: never kept
         Goods.of_counts((n, 0, 0, 0, 0, 1))
     assert all(max(counts) <= 8 for counts in table)
+    by_code = goods_module._BY_CODE
+    assert all(by_code[goods._code] is goods for goods in table.values())
     for i in range(60_000):
         Goods.of_counts((i % 9, i // 9 % 9, i // 81 % 9, i // 729 % 9, i // 6561 % 9, i // 59049))
     assert len(table) <= 50_000
@@ -720,3 +725,63 @@ def test_read_playable_determinize_refuses_an_edited_observation_or_answers_it_e
         return
     assert observe(dealt, edited.seat, recall=edited.recall) == edited
     check_invariants(dealt)
+
+
+def _first_state_with(move_type: type, seed: int = 3) -> tuple[Any, Any]:
+    """The first state of a random 3-player playout with a legal move of ``move_type``."""
+    rng = random.Random(seed)
+    state = new_game(3, seed=seed)
+    while True:
+        moves = legal_moves(state)
+        found = [move for move in moves if type(move) is move_type]
+        if found:
+            return state, found[0]
+        state = apply_move(state, rng.choice(moves))
+
+
+def _look_alike(value: Any, **fields: Any) -> Any:
+    """A copy of the record ``value`` built past its constructor, ``fields`` changed."""
+    fake = object.__new__(type(value))
+    for field in attrs.fields(type(value)):
+        object.__setattr__(fake, field.name, getattr(value, field.name))
+    for name, changed in fields.items():
+        object.__setattr__(fake, name, changed)
+    return fake
+
+
+def test_values_a_state_keeps_the_engines_card_not_a_look_alike() -> None:
+    from troedler import actions
+
+    state, move = _first_state_with(PlayRequest)
+    fake = _look_alike(move.request, points=float(move.request.points))
+    assert fake == move.request and fake is not move.request
+    after = actions.play_request(state, fake, move.delivered)
+    requests = [card for card in after.turn.played if type(card) is RequestCard]
+    assert all(card is not fake and type(card.points) is int for card in requests)
+    state_to_json(after)  # a look-alike stored would fail here
+    state, move = _first_state_with(DiscardCard)
+    fake = _look_alike(move.card)
+    after = actions.discard_card(state, fake)
+    assert all(card is not fake for card in after.discard_pile.cards)
+    assert state_to_json(after)
+
+
+def test_values_look_alike_goods_are_refused_or_replaced_by_the_engines() -> None:
+    from troedler import actions
+
+    state, move = _first_state_with(PlayRequest)
+    floats = _look_alike(move.delivered, counts=tuple(map(float, move.delivered.counts)))
+    with pytest.raises(IllegalMoveError, match="T4"):
+        actions.play_request(state, move.request, floats)
+    copy = _look_alike(move.delivered)
+    after = actions.play_request(state, move.request, copy)
+    village = after.board.index(after.players[state.current_player].cart)
+    assert after.village_goods[village] is Goods.of_counts(move.delivered.counts)
+
+
+def test_values_a_cart_stands_on_the_boards_own_village_name() -> None:
+    state, move = _first_state_with(PlayRoute)
+    caller = "".join(list(move.to))  # an equal string, another object
+    after = apply_move(state, PlayRoute(move.kind, caller, move.take))
+    cart = after.players[state.current_player].cart
+    assert cart == caller and cart is state.board.villages[state.board.index(caller)].name

@@ -39,7 +39,7 @@ from troedler import (
     parse_move,
 )
 from troedler.cards import ROUTE_CARDS, card_sort_key
-from troedler.state import cards_in_state
+from troedler.invariants import cards_in_state
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

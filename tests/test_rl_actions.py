@@ -36,6 +36,8 @@ from troedler import (
 )
 from troedler.adapters.actions import (
     ACTION_LAYOUT_VERSION,
+    IDENTITY_CAP,
+    ActionEncoder,
     action_layout,
     card_types,
     deliveries,
@@ -294,3 +296,20 @@ def test_chance_nodes_have_no_legal_ids_and_refuse_every_id() -> None:
     for action in (0, LAYOUT.section("end turn").start):
         with pytest.raises(IllegalMoveError):
             LAYOUT.move_for(action, state)
+
+
+def test_an_encoder_gives_the_layouts_ids_and_remembers_only_its_own_moves() -> None:
+    rng = random.Random(8)
+    first, second = ActionEncoder(LAYOUT), ActionEncoder(LAYOUT)
+    for state in reachable_states(3, seed=8, count=300):
+        moves = legal_moves(state)
+        expected = LAYOUT.action_ids(moves)
+        assert first.action_ids(moves) == expected == [first.action_id(m) for m in moves]
+        assert first.legal_action_ids(state) == LAYOUT.legal_action_ids(state)
+        if rng.random() < 0.5:
+            second.action_ids(moves)
+    assert 0 < len(first._kept) <= IDENTITY_CAP
+    assert {id(move) for move in first._kept} == set(first._by_identity)
+    # The shared layout remembers nothing; the encoders remember apart.
+    assert not {"_by_identity", "_kept"} & set(vars(LAYOUT))
+    assert first._by_identity is not second._by_identity

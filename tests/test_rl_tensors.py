@@ -29,6 +29,7 @@ from troedler.views import Recall
 np = pytest.importorskip("numpy")
 
 from troedler.adapters.tensors import (  # noqa: E402 - after the skip without numpy
+    TensorEncoder,
     observation_tensor,
     state_tensor,
     tensor_layout_for,
@@ -173,19 +174,36 @@ def test_I2_states_a_seat_cannot_tell_apart_give_it_equal_tensors(players: int) 
 def test_I1_I3_state_tensors_are_the_tensors_of_observations(players: int) -> None:
     """The fast path from a state holds exactly what observe() lets the seat know.
 
-    Seats and recalls are asked in turn, as several environments sharing the
-    layout would, so that whatever the layout keeps from call to call is
-    exercised with every mix of them.
+    Seats and recalls are asked of one encoder in turn, so that whatever it
+    keeps from call to call is exercised with every mix of them.
     """
     rng = random.Random(players)
+    encoder = TensorEncoder(tensor_layout_for(players))
     asked = 0
     for state in reachable_states(players, seed=70 + players, count=1500):
         for _ in range(2):
             seat, recall = rng.randrange(players), rng.choice(RECALLS)
             expected = observation_tensor(observe(state, seat, recall=recall))
+            assert np.array_equal(encoder.encode_state(state, seat, recall), expected)
             assert np.array_equal(state_tensor(state, seat, recall), expected)
             asked += 1
     assert asked == 3000
+
+
+def test_encoders_keep_what_they_remember_to_themselves() -> None:
+    # An environment's encoder is its own: another's calls leave it as it was,
+    # and the layout, shared by every game of its size, remembers nothing.
+    layout = tensor_layout_for(3)
+    first, second = TensorEncoder(layout), TensorEncoder(layout)
+    state = new_game(3, seed=2)
+    first.encode_state(state, 0, "table")
+    kept = (dict(first._memo), [dict(rows) for rows in first._rows], list(first._stacks_memo))
+    for seat in range(3):
+        second.encode_state(apply_move(state, legal_moves(state)[0]), seat, "perfect")
+        layout.encode_state(state, seat)
+        state_tensor(state, seat)
+    assert (dict(first._memo), [dict(rows) for rows in first._rows], first._stacks_memo) == kept
+    assert not {"_memo", "_rows", "_stacks_memo", "_last_villages"} & set(vars(layout))
 
 
 def test_I2_what_is_kept_between_calls_follows_the_set_up_pile() -> None:
@@ -195,8 +213,10 @@ def test_I2_what_is_kept_between_calls_follows_the_set_up_pile() -> None:
     state = new_game(3, seed=4)
     later = attrs.evolve(state, shuffles=state.shuffles + 1)
     assert later.discard_pile is state.discard_pile
-    discard_unknown = tensor_layout_for(3).slice("discard_pile_unknown").start
-    first, second = (state_tensor(s, 0, "perfect") for s in (state, later))
+    layout = tensor_layout_for(3)
+    discard_unknown = layout.slice("discard_pile_unknown").start
+    encoder = TensorEncoder(layout)
+    first, second = (encoder.encode_state(s, 0, "perfect") for s in (state, later))
     assert first[discard_unknown] > 0 and second[discard_unknown] == 0
     assert np.array_equal(second, observation_tensor(observe(later, 0, recall="perfect")))
 

@@ -41,7 +41,7 @@ PUBLIC_MODULES = [
     "troedler.adapters.pettingzoo",
     "troedler.adapters.tensors",
 ]
-NOT_API = {"troedler.cli"}
+NOT_API = {"troedler.cli", "troedler.text"}
 # Public names defined outside an __all__ the reference walks.
 ALSO_PUBLIC = ["troedler.errors.DOCS_URL"]
 

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from tests.helpers import play, position
 from troedler import new_game, observe
 from troedler.bots import GreedyBot, RandomBot, play_game
-from troedler.cli.render import WIDTH, plural, render_scores, render_screen, wrap
 from troedler.cli.simulate import write_summary
-from troedler.cli.view import view_of
 from troedler.records import replay
 from troedler.simulation import tournament
+from troedler.text.render import WIDTH, plural, render_scores, render_screen, wrap
+from troedler.text.view import view_of
 
 NAMES = ("Ada", "greedy 1")
 

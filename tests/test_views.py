@@ -30,8 +30,8 @@ from troedler import (
     observe,
 )
 from troedler.chance import shuffled
+from troedler.invariants import cards_in_play
 from troedler.pile import Pile
-from troedler.state import cards_in_play
 from troedler.views import seen_stacks
 
 RECALLS = ("perfect", "table")
@@ -186,7 +186,7 @@ def test_I2_determinize_refuses_unknown_cards_above_the_set_up_pile() -> None:
 
 @pytest.mark.parametrize("recall", RECALLS)
 def test_I3_a_pending_discard_is_seen_by_everyone(recall: str) -> None:
-    from troedler.cli.render import render_observation
+    from troedler.text.render import render_observation
 
     state = position(hand="trail bridge extra AA:4 BB:4 feed", others={1: "trail"})
     state = apply_move(state, EndTurn())

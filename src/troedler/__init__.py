@@ -12,7 +12,7 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 
 from troedler.actions import (
     discard_card,
-    discard_pile,
+    discard_dealer_pile,
     end_turn,
     form_piles,
     play_extra_good,
@@ -45,6 +45,7 @@ from troedler.errors import (
     TroedlerError,
 )
 from troedler.goods import Good, Goods
+from troedler.invariants import check_invariants
 from troedler.legal import apply_move, is_legal, legal_moves
 from troedler.moves import (
     DiscardCard,
@@ -64,7 +65,7 @@ from troedler.rules import Rules
 from troedler.scoring import Outcome, Tally, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
 from troedler.setup import new_game
-from troedler.state import GameState, Phase, PlayerState, Turn, check_invariants
+from troedler.state import GameState, Phase, PlayerState, Turn
 from troedler.views import Observation, determinize, observe
 
 __version__ = "0.2.0"
@@ -116,7 +117,7 @@ __all__ = [
     "default_cards",
     "determinize",
     "discard_card",
-    "discard_pile",
+    "discard_dealer_pile",
     "end_turn",
     "form_piles",
     "is_legal",
@@ -140,3 +141,17 @@ __all__ = [
     "take_pile",
     "tally",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Names of 0.2 that changed; deprecated, gone in the release after.
+    if name == "discard_pile":
+        import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+        warnings.warn(
+            "troedler.discard_pile is now troedler.discard_dealer_pile",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return discard_dealer_pile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

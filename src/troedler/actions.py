@@ -18,6 +18,7 @@ import attrs
 
 from troedler.board import RouteKind
 from troedler.cards import (
+    CARD_TYPES,
     EXTRA_GOOD,
     ROUTE_CARDS,
     SPECIAL_FEED,
@@ -28,6 +29,7 @@ from troedler.cards import (
     SpecialFeedCard,
     hand_count,
     hand_counts,
+    hand_index,
     hand_without,
     sort_hand,
 )
@@ -35,13 +37,14 @@ from troedler.chance import shuffled
 from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
 from troedler.pile import Pile
+from troedler.rulebook import PILE_SIZE, discard_candidates, next_to_take
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "PILE_SIZE",
     "discard_card",
+    "discard_dealer_pile",
     "discard_options",
-    "discard_pile",
     "discards_required",
     "end_turn",
     "form_piles",
@@ -58,12 +61,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-PILE_SIZE = 4
-"""Cards in a full dealer pile (R2)."""
-
-
-_CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
 
 
 def _fail(rule: str, message: str) -> NoReturn:
@@ -172,7 +169,7 @@ def form_piles(state: GameState) -> GameState:
 def _first_to_take(state: GameState) -> int:
     """Who decides first once the piles lie: the dealer discarding (two players)
     or the dealer's left neighbour taking (R4)."""
-    return state.dealer if state.rules.two_player_rules else (state.dealer + 1) % state.num_players
+    return cast(int, next_to_take(state.rules, state.dealer, 0))  # nobody has taken yet
 
 
 # --- forming with explicit chance: card by card (R2, R3) --------------------
@@ -212,7 +209,7 @@ def turn_up(state: GameState, card: Card) -> GameState:
         raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    if type(card) not in _CARD_TYPES:
+    if type(card) not in CARD_TYPES:
         _fail("R2", f"{quote(card)} is not a card")
     deck = hand_without(state.game_round_pile, card)
     if deck is None:
@@ -310,14 +307,10 @@ def take_pile(state: GameState, pile: int) -> GameState:
         state.players, seat, PlayerState(player.cart, hand, player.goods, player.value_pile)
     )
     piles = _replace(state.dealer_piles, index, None)
-    takes_done = gone + 1 - (1 if state.rules.two_player_rules else 0)
-    if takes_done < state.num_players:
+    taker = next_to_take(state.rules, state.dealer, gone + 1)
+    if taker is not None:
         return _within_round(
-            state,
-            players=players,
-            dealer_piles=piles,
-            current_player=(state.dealer + 1 + takes_done) % state.num_players,
-            turn=NO_TURN,
+            state, players=players, dealer_piles=piles, current_player=taker, turn=NO_TURN
         )
     leftover = tuple(card for rest in piles if rest for card in rest)
     return _within_round(
@@ -331,7 +324,7 @@ def take_pile(state: GameState, pile: int) -> GameState:
     )
 
 
-def discard_pile(state: GameState, pile: int) -> GameState:
+def discard_dealer_pile(state: GameState, pile: int) -> GameState:
     """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4).
 
     This comes first in the take-piles phase, before anyone takes a pile.
@@ -347,7 +340,7 @@ def discard_pile(state: GameState, pile: int) -> GameState:
         players=state.players,
         dealer_piles=_replace(state.dealer_piles, index, None),
         discard_pile=state.discard_pile.add(state.dealer_piles[index] or ()),
-        current_player=(state.dealer + 1) % state.num_players,
+        current_player=next_to_take(state.rules, state.dealer, 1),
         turn=NO_TURN,
     )
 
@@ -392,6 +385,17 @@ def _take_from_village(
         held = f"only {there}" if there else "no goods"
         _fail(rule, f"{village} holds {held}, no {checked.name.lower()}")
     return there.remove(checked), checked
+
+
+def _own_goods(value: object) -> Goods | None:
+    """The engine's own goods equal to ``value``, or None if it is not goods:
+    a state never holds a caller's object, which might be a look-alike."""
+    counts = getattr(value, "counts", None)
+    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != len(Good):
+        return None
+    if any(type(n) is not int or n < 0 for n in counts):
+        return None
+    return Goods.of_counts(counts)
 
 
 def _play_card(seat: int, player: PlayerState, card: Card, rule: str) -> tuple[Card, ...]:
@@ -445,12 +449,14 @@ def _move_cart(
 ) -> GameState:
     seat, player = _turn_player(state)
     hand = _play_card(seat, player, card, rule)
-    if not isinstance(to, str) or not state.board.has_village(to):
-        _fail(rule, f"{quote(to)} is not a village of the board")
     board = state.board
-    if board.index(to) not in board.targets(board.index(player.cart), kind):
+    if not isinstance(to, str) or not board.has_village(to):
+        _fail(rule, f"{quote(to)} is not a village of the board")
+    there = board.index(to)
+    if there not in board.targets(board.index(player.cart), kind):
         how = f"no {kind.code}" if kind is not None else "no route"
         _fail(rule, f"{how} leads from {player.cart} to {to}")
+    to = board.villages[there].name  # the board's own name, not the caller's string
     if take is None:
         return _after_card(state, seat, player, (card,), hand=hand, cart=to)
     village_goods, good = _take_from_village(state, to, take, rule)
@@ -517,11 +523,15 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     (T5c).
     """
     seat, player = _turn_player(state)
-    if not isinstance(request, RequestCard):
+    if type(request) is not RequestCard or type(getattr(request, "sort_key", None)) is not int:
         _fail("T4", f"{quote(request)} is not a goods request")
-    if not isinstance(delivered, Goods):
+    own = _own_goods(delivered)
+    if own is None:
         _fail("T4", f"{quote(delivered)} is not goods to deliver")
+    delivered = own
     hand = _play_card(seat, player, request, "T4")
+    # The hand's own card from here on: one equal to it may be a look-alike.
+    request = cast(RequestCard, player.hand[hand_index(player.hand, request)])
     village = player.cart
     there = state.goods_in(village)
     if there:
@@ -588,10 +598,7 @@ def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list
     may be discarded if it is not special feed, does not come before ``last``,
     and leaves enough cards at or after it for the discards still due.
     """
-    floor = -1 if last is None else last.sort_key
-    candidates = [
-        card for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard
-    ]
+    candidates = discard_candidates(hand, last)
     options: list[Card] = []
     for i in range(len(candidates) - due + 1):
         card = candidates[i]
@@ -652,19 +659,22 @@ def discard_card(state: GameState, card: Card) -> GameState:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
     seat = cast(int, state.current_player)  # the turns phase always has one
     player = state.players[seat]
-    if type(card) not in _CARD_TYPES:
+    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
         _fail("T7", f"{quote(card)} is not a card")
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")
     last = state.turn.last_discard
-    if card.sort_key not in (option.sort_key for option in discard_options(player.hand, due, last)):
+    key = card.sort_key
+    # The hand's own card, not the caller's, goes onto the discard pile.
+    own = next((o for o in discard_options(player.hand, due, last) if o.sort_key == key), None)
+    if own is None:
         if hand_without(player.hand, card) is None:
             _fail("T7", f"seat {seat} holds no {card} card")
         if last is not None and card.sort_key < last.sort_key:
             _fail("T7", f"discards go in hand order: {card} comes before {last}, discarded last")
         _fail("T7", f"after {card} too few cards remain for the {due} discards due")
     return _discard_down(
-        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, card
+        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, own
     )
 
 
@@ -748,3 +758,18 @@ def _end_round(state: GameState) -> GameState:
 
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
+
+
+def __getattr__(name: str) -> object:
+    # discard_pile was this action's name until 0.2; it is also the state's
+    # field. Deprecated, gone in the release after.
+    if name == "discard_pile":
+        import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+        warnings.warn(
+            "troedler.actions.discard_pile is now discard_dealer_pile",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return discard_dealer_pile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

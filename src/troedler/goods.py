@@ -57,7 +57,8 @@ class Good(enum.IntEnum):
 _ALL_GOODS = tuple(Good)
 _LETTERS = {letter: i for i, code in enumerate(GOOD_CODES) for letter in (code, code.lower())}
 _EMPTY_COUNTS = (0, 0, 0, 0, 0, 0)
-_UNKNOWN = (None, None, None, None, None, None)
+_STEP = tuple(256**good for good in _ALL_GOODS)
+"""What one more of each good adds to a :class:`Goods` value's code."""
 
 MAX_OF_A_KIND = 48
 """The most of one good a :class:`Goods` may hold: the game has 48 goods in all."""
@@ -99,18 +100,15 @@ class Goods:
     )
     _size: int = attrs.field(init=False, eq=False, repr=False)
     _kinds: tuple[Good, ...] = attrs.field(init=False, eq=False, repr=False)
-    # The goods one more (or one fewer) of each kind makes, filled as asked for:
-    # a cart takes or delivers one good at a time, again and again. Tuples, so
-    # that no caller can change what add() answers for every game at once.
-    _plus_one: tuple[Goods | None, ...] = attrs.field(init=False, eq=False, repr=False)
-    _minus_one: tuple[Goods | None, ...] = attrs.field(init=False, eq=False, repr=False)
+    _code: int = attrs.field(init=False, eq=False, repr=False)
+    """The counts as one int, a byte each: the key of the shared goods."""
 
     def __attrs_post_init__(self) -> None:
-        # Goods are read far more often than made: keep the derived facts.
+        # Set once, while the value is built, and never again: goods are read
+        # far more often than made, so the derived facts are kept.
         object.__setattr__(self, "_size", sum(self.counts))
         object.__setattr__(self, "_kinds", tuple(g for g in _ALL_GOODS if self.counts[g]))
-        object.__setattr__(self, "_plus_one", _UNKNOWN)
-        object.__setattr__(self, "_minus_one", _UNKNOWN)
+        object.__setattr__(self, "_code", int.from_bytes(bytes(self.counts), "little"))
 
     @classmethod
     def of(cls, goods: Iterable[Good]) -> Goods:
@@ -167,32 +165,23 @@ class Goods:
 
     def add(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` more of ``good``."""
-        if number == 1:
-            try:
-                known = self._plus_one[good]
-            except (IndexError, TypeError):
-                raise ConfigurationError(f"expected a good, got {quote(good)}") from None
-            if known is not None:
-                return known
-        result = self._changed(good, number)
-        if number == 1:
-            object.__setattr__(self, "_plus_one", _filled(self._plus_one, good, result))
-        return result
+        # A cart takes one good at a time, again and again: one more of a
+        # kind is found among the shared goods by its code. Counts stay
+        # below a byte, so adding to one never carries into the next.
+        if number == 1 and type(good) is Good:
+            found = _BY_CODE.get(self._code + _STEP[good])
+            if found is not None:
+                return found
+        return self._changed(good, number)
 
     def remove(self, good: Good, number: int = 1) -> Goods:
         """These goods with ``number`` fewer of ``good``;
         :class:`~troedler.ConfigurationError` if there are too few."""
-        if number == 1:
-            try:
-                known = self._minus_one[good]
-            except (IndexError, TypeError):
-                raise ConfigurationError(f"expected a good, got {quote(good)}") from None
-            if known is not None:
-                return known
-        result = self._changed(good, -number)
-        if number == 1:
-            object.__setattr__(self, "_minus_one", _filled(self._minus_one, good, result))
-        return result
+        if number == 1 and type(good) is Good and self.counts[good]:
+            found = _BY_CODE.get(self._code - _STEP[good])
+            if found is not None:
+                return found
+        return self._changed(good, -number)
 
     def _changed(self, good: Good, number: int) -> Goods:
         """These goods with ``number`` (may be negative) more of ``good``."""
@@ -282,10 +271,6 @@ class Goods:
         return self
 
 
-def _filled(cache: tuple[Goods | None, ...], good: int, value: Goods) -> tuple[Goods | None, ...]:
-    return cache[:good] + (value,) + cache[good + 1 :]
-
-
 # Goods values repeat endlessly in a game (every village and cart holds a few),
 # so equal values share one object: states stay small and look-ups hit the
 # identity fast path. Only goods a game can hold are shared (at most 8 of a
@@ -293,6 +278,9 @@ def _filled(cache: tuple[Goods | None, ...], good: int, value: Goods) -> tuple[G
 # equality never relies on it. Text read from outside is never shared (see
 # Goods.parse): refused input leaves nothing behind.
 _INTERNED: dict[tuple[int, ...], Goods] = {}
+# The same goods by the code of their counts (Goods._code), so that one more
+# or one fewer of a kind is found by adding to an int.
+_BY_CODE: dict[int, Goods] = {}
 
 
 def _interned(counts: tuple[int, ...]) -> Goods:
@@ -301,6 +289,7 @@ def _interned(counts: tuple[int, ...]) -> Goods:
         goods = Goods(counts)  # type: ignore[arg-type]
         if len(_INTERNED) < _INTERN_LIMIT and max(counts) <= GOODS_PER_KIND:
             _INTERNED[counts] = goods
+            _BY_CODE[goods._code] = goods
     return goods
 
 

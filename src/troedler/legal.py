@@ -268,7 +268,7 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
             case PlayFeedExtraGood():
                 return actions.play_feed_extra_good(state, move.good)
             case DiscardPile():
-                return actions.discard_pile(state, move.pile)
+                return actions.discard_dealer_pile(state, move.pile)
     except AttributeError:
         # A look-alike of a state (an Observation, say) fails somewhere inside.
         if isinstance(state, GameState):

@@ -11,6 +11,7 @@ from troedler.board import RouteKind
 from troedler.cards import RequestCard, parse_card
 from troedler.errors import NotationError, quote
 from troedler.goods import Good, Goods
+from troedler.invariants import cards_in_play
 from troedler.moves import (
     DiscardCard,
     DiscardPile,
@@ -23,7 +24,7 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.state import GameState, cards_in_play
+from troedler.state import GameState
 
 __all__ = ["parse_move"]
 

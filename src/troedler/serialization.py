@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections import Counter
 from typing import Any
 
 from troedler.board import Board, default_board
@@ -25,20 +24,13 @@ from troedler.cards import (
 )
 from troedler.datafile import Fields, array_items, describe
 from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
-from troedler.goods import Good, Goods
+from troedler.goods import Goods
+from troedler.invariants import cards_in_play, cards_in_state, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
+from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem
 from troedler.rules import OPTION_RANGES, Rules
-from troedler.state import (
-    TOTAL_GOODS,
-    GameState,
-    Phase,
-    PlayerState,
-    Turn,
-    cards_in_play,
-    cards_in_state,
-    problems,
-)
+from troedler.state import GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "MAX_JSON_CHARS",
@@ -422,22 +414,10 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
 
 
 def _check_conservation(top: Fields, state: GameState) -> None:
-    counts = Counter[Good]()
-    for goods in state.village_goods:
-        counts.update(goods)
-    for player in state.players:
-        counts.update(player.goods)
-    per_kind = TOTAL_GOODS // len(Good)
-    # While chance deals them at set-up, the rest of the goods wait in the bag.
-    in_bag = state.phase is Phase.SET_UP
-    wrong = [g for g in Good if counts[g] > per_kind or (counts[g] < per_kind and not in_bag)]
+    per_kind = goods_per_kind((*state.village_goods, *(p.goods for p in state.players)))
+    wrong = goods_problem(per_kind, in_bag=state.phase is Phase.SET_UP)
     if wrong:
-        good = wrong[0]
-        raise top.error(
-            "village_goods",
-            f"villages and players hold {counts[good]} {good.name.lower()}s, not "
-            f"{TOTAL_GOODS // len(Good)} (C1)",
-        )
+        raise top.error("village_goods", wrong)
     found = cards_in_state(state)
     expected = cards_in_play(state.cards, state.board, state.num_players)
     if found != expected:

@@ -24,34 +24,37 @@ import attrs
 
 from troedler.board import Board
 from troedler.cards import (
+    CARD_TYPES,
     Card,
     CardCatalogue,
-    ExtraGoodCard,
     RequestCard,
-    RouteCard,
     SpecialFeedCard,
     sort_hand,
 )
 from troedler.errors import ConfigurationError, quote
-from troedler.goods import GOODS_PER_KIND, Goods
-from troedler.legal import legal_moves
-from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
-from troedler.moves import Move
-from troedler.pile import Pile
-from troedler.rules import Rules
-from troedler.state import (
-    SETUP_SHUFFLES,
-    GameState,
-    Phase,
-    PlayerState,
-    Turn,
+from troedler.goods import Goods
+from troedler.invariants import (
     cards_in_play,
     hand_size_problems,
     setup_goods_problem,
     taker_problem,
 )
+from troedler.legal import legal_moves
+from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
+from troedler.moves import Move
+from troedler.pile import Pile
+from troedler.rulebook import (
+    PILE_SIZE,
+    SETUP_SHUFFLES,
+    discard_candidates,
+    goods_per_kind,
+    goods_problem,
+    setup_pile_hidden,
+)
+from troedler.rules import Rules
+from troedler.state import GameState, Phase, PlayerState, Turn
 
-_CARD_TYPE_SET = frozenset((RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard))
+_CARD_TYPE_SET = frozenset(CARD_TYPES)
 _CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
 _VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
 _MOST_DISCARDS = 200
@@ -64,6 +67,7 @@ __all__ = [
     "determinize",
     "observation_problem",
     "observe",
+    "seat_knows",
     "seen_stacks",
 ]
 
@@ -140,15 +144,17 @@ def _setup_portion(state: GameState) -> int:
     """How many cards at the bottom of the discard pile are still the set-up's."""
     if state.phase is Phase.SET_UP:  # chance is still laying it
         return len(state.discard_pile)
-    return _setup_portion_of(state.rules, state.shuffles, len(state.discard_pile))
+    return setup_pile_hidden(state.rules, state.shuffles, len(state.discard_pile))
 
 
-def _setup_portion_of(rules: Rules, shuffles: int, discards: int) -> int:
-    portion = rules.setup_requests + rules.setup_feed
-    # A state built by hand may lack the set-up pile: then nothing is hidden.
-    if shuffles != SETUP_SHUFFLES or discards < portion:
-        return 0
-    return portion
+def seat_knows(seat: int, other: int, perfect: bool) -> bool:
+    """Whether ``seat`` knows the hand and the value pile of ``other`` (I1, I3).
+
+    A seat knows its own; with perfect recall it knows everyone's, having
+    seen every card go into them. :func:`observe` and the tensors of
+    :mod:`troedler.adapters.tensors` both ask this.
+    """
+    return perfect or other == seat
 
 
 def seen_stacks(
@@ -213,7 +219,7 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     piles, discard = _seen_stacks(state, perfect)
     carts, goods, hands, hand_sizes, value_piles, value_pile_sizes = [], [], [], [], [], []
     for other, player in enumerate(state.players):
-        known = perfect or other == seat
+        known = seat_knows(seat, other, perfect)
         carts.append(player.cart)
         goods.append(player.goods)
         hands.append(player.hand if known else None)
@@ -301,7 +307,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
 
     discard = list(o.discard_pile)
     setting_up = o.phase is Phase.SET_UP
-    portion = len(discard) if setting_up else _setup_portion_of(o.rules, o.shuffles, len(discard))
+    portion = len(discard) if setting_up else setup_pile_hidden(o.rules, o.shuffles, len(discard))
     if portion:
         # Known from the rules: the set-up pile holds so many feed and requests
         # (I2). While chance still lays it, the part laid is a random part of
@@ -427,16 +433,17 @@ def _pending_hand(
     """
     due, last, limit = discards
     setup_feed, setup_requests, value_cards = after
-    floor = -1 if last is None else last.sort_key
+    # Whether a card may still be discarded depends on its value alone.
+    eligible = {card.sort_key for card in discard_candidates(pool, last)}
     # Eligible requests, eligible others, feed, other requests, the rest.
     places: tuple[list[int], ...] = ([], [], [], [], [])
     for i, card in enumerate(pool):
         if type(card) is SpecialFeedCard:
             places[2].append(i)
         elif type(card) is RequestCard:
-            places[0 if card.sort_key >= floor else 3].append(i)
+            places[0 if card.sort_key in eligible else 3].append(i)
         else:
-            places[1 if card.sort_key >= floor else 4].append(i)
+            places[1 if card.sort_key in eligible else 4].append(i)
     er, en, fd, other_requests, rest = (len(p) for p in places)
     requests_in_pool = er + other_requests
 
@@ -559,12 +566,9 @@ def observation_problem(observation: object) -> str | None:
     every_goods = (*village_goods, *o.goods)
     if not all(isinstance(goods, Goods) for goods in every_goods):
         return "village and player goods must be Goods"
-    per_kind = list(map(sum, zip(*(goods.counts for goods in every_goods), strict=True)))
-    # While chance deals them at set-up, the rest of the goods wait in the bag.
-    if max(per_kind) > GOODS_PER_KIND or (
-        min(per_kind) < GOODS_PER_KIND and o.phase is not Phase.SET_UP
-    ):
-        return f"villages and players must hold {GOODS_PER_KIND} goods of each kind (C1)"
+    problem = goods_problem(goods_per_kind(every_goods), in_bag=o.phase is Phase.SET_UP)
+    if problem:
+        return problem
     if o.phase is Phase.SET_UP:
         problem = setup_goods_problem(o.board, village_goods, o.goods)
         if problem:
@@ -602,8 +606,8 @@ def observation_problem(observation: object) -> str | None:
     for shown in piles:
         if shown is None:
             continue
-        if not _cards_or_none(shown) or len(shown) > 4:
-            return "a dealer pile is not up to 4 cards"
+        if not _cards_or_none(shown) or len(shown) > PILE_SIZE:
+            return f"a dealer pile is not up to {PILE_SIZE} cards"
         if _none_count(shown) != (0 if perfect else max(len(shown) - 1, 0)) or (
             shown and shown[-1] is None
         ):
@@ -618,7 +622,7 @@ def observation_problem(observation: object) -> str | None:
         if o.phase is Phase.SET_UP:
             hidden = len(discard)
         else:
-            hidden = _setup_portion_of(o.rules, o.shuffles, len(discard))
+            hidden = setup_pile_hidden(o.rules, o.shuffles, len(discard))
         hidden = max(hidden - 1, 0)  # the set-up pile was seen from above only
     else:
         hidden = max(len(discard) - 1, 0)

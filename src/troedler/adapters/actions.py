@@ -86,6 +86,8 @@ from troedler.state import GameState
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",
+    "IDENTITY_CAP",
+    "ActionEncoder",
     "ActionLayout",
     "Section",
     "action_layout",
@@ -139,8 +141,9 @@ class Section:
         return isinstance(action_id, int) and self.start <= action_id < self.stop
 
 
-_IDENTITY_CAP = 5_000
-"""Move objects remembered by identity: far more than the engine's prebuilt ones."""
+IDENTITY_CAP = 5_000
+"""Move objects an :class:`ActionEncoder` remembers by identity at most: far
+more than the engine's prebuilt ones."""
 
 _TWO_PLAYER_PILES = 3
 """Only the two-player dealer discards a dealer pile, and they form 3 (R2, R4)."""
@@ -241,7 +244,8 @@ class ActionLayout:
             raise TroedlerError("the action layout names a move twice")
         self.discard_types = tuple(move.card for move in moves if isinstance(move, DiscardCard))
         # Fast paths for the two kinds of move that legal_moves builds afresh
-        # each time (the others it takes from prebuilt tables, see _by_identity):
+        # each time (the others it takes from prebuilt tables, which an
+        # ActionEncoder remembers by identity):
         # a discard by its card's sort key, a delivery by request and goods.
         discard = self.section("discard card").start
         self._discard_ids = {
@@ -257,12 +261,6 @@ class ActionLayout:
                         goods.counts: r for r, goods in enumerate(multisets)
                     }
                     self._request_ids[request.sort_key] = (i, ranks)
-        # Moves seen before, by identity: the engine hands out the same route,
-        # feed, take and end-turn objects again and again, and hashing a move
-        # record costs several times a look-up by id(). The moves are kept, so
-        # no other object can take their id(); the table stops growing at a cap.
-        self._by_identity: dict[int, int] = {}
-        self._kept: list[Move] = []
 
     @property
     def num_actions(self) -> int:
@@ -290,20 +288,17 @@ class ActionLayout:
     def action_id(self, move: Move) -> int:
         """The id of ``move``; :class:`IllegalMoveError` if no state of this
         board and these cards could offer it."""
-        found = self._by_identity.get(id(move))
-        return found if found is not None else self._find(move)
+        return self._find(move)
 
     def action_ids(self, moves: Iterable[Move]) -> list[int]:
-        """The ids of ``moves``, in their order (see :meth:`action_id`)."""
-        known = self._by_identity.get
-        ids = []
-        for move in moves:
-            found = known(id(move))
-            ids.append(found if found is not None else self._find(move))
-        return ids
+        """The ids of ``moves``, in their order (see :meth:`action_id`).
+
+        An environment asks an :class:`ActionEncoder` of its own instead,
+        which remembers the move objects it has seen."""
+        return [self._find(move) for move in moves]
 
     def _find(self, move: Move) -> int:
-        """:meth:`action_id` for a move object not seen before."""
+        """:meth:`action_id`, from the move's value."""
         kind = type(move)
         try:
             if kind is DiscardCard:
@@ -316,9 +311,6 @@ class ActionLayout:
             raise IllegalMoveError(
                 "T1", f"{describe(move)} is not a move of this board and these cards"
             ) from None
-        if len(self._kept) < _IDENTITY_CAP:
-            self._kept.append(move)
-            self._by_identity[id(move)] = found
         return found
 
     def move(self, action_id: int) -> Move:
@@ -366,6 +358,51 @@ class ActionLayout:
             raise ConfigurationError("the state is played on another board than the layout's")
         if state.cards is not self.cards and state.cards != self.cards:
             raise ConfigurationError("the state is played with other cards than the layout's")
+
+
+class ActionEncoder:
+    """The action ids of moves, for one environment: an :class:`ActionLayout`
+    that remembers the move objects it has seen.
+
+    The engine hands out the same route, feed, take and end-turn objects
+    again and again (from prebuilt tables), and hashing a move record costs
+    several times a look-up by ``id()``. What an encoder remembers is its
+    own: each PettingZoo environment and each OpenSpiel game table owns one,
+    and nothing is shared through ``id()`` across the process. It keeps the
+    moves it remembers, so that no other object can take their ``id()``,
+    and stops remembering at :data:`IDENTITY_CAP` moves.
+    """
+
+    def __init__(self, layout: ActionLayout) -> None:
+        self.layout = layout
+        self._by_identity: dict[int, int] = {}
+        self._kept: list[Move] = []
+
+    def action_id(self, move: Move) -> int:
+        """:meth:`ActionLayout.action_id`, by identity for a move seen before."""
+        found = self._by_identity.get(id(move))
+        return found if found is not None else self._remembered(move)
+
+    def action_ids(self, moves: Iterable[Move]) -> list[int]:
+        """:meth:`ActionLayout.action_ids`, by identity for moves seen before."""
+        known = self._by_identity.get
+        ids = []
+        for move in moves:
+            found = known(id(move))
+            ids.append(found if found is not None else self._remembered(move))
+        return ids
+
+    def legal_action_ids(self, state: GameState) -> tuple[int, ...]:
+        """:meth:`ActionLayout.legal_action_ids`, by identity for moves seen before."""
+        self.layout._check_state(state)
+        return tuple(sorted(self.action_ids(legal_moves(state))))
+
+    def _remembered(self, move: Move) -> int:
+        found = self.layout._find(move)
+        if len(self._kept) < IDENTITY_CAP:
+            self._kept.append(move)
+            self._by_identity[id(move)] = found
+        return found
 
 
 @functools.lru_cache(maxsize=8)

@@ -38,11 +38,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from troedler.adapters.actions import ActionLayout, action_layout
-from troedler.adapters.tensors import TensorLayout, tensor_layout
+from troedler.adapters.actions import ActionEncoder, ActionLayout, action_layout
+from troedler.adapters.tensors import TensorEncoder, TensorLayout, tensor_layout
 from troedler.board import default_board
 from troedler.cards import default_cards
-from troedler.cli.render import render_moves, render_observation
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError
 from troedler.legal import apply_move, legal_moves
@@ -51,6 +50,7 @@ from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome
 from troedler.setup import new_game
 from troedler.state import GameState
+from troedler.text.render import render_moves, render_observation
 from troedler.views import Recall, observe
 
 __all__ = ["ILLEGAL_MOVE_REWARD", "EnvObservation", "TroedlerEnv", "env", "raw_env", "rewards_for"]
@@ -144,9 +144,12 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
         self._legal: tuple[list[int], tuple[Move, ...]] | None = None
         """The ids and moves of the agent to act, once observed."""
         self._num_actions = self.actions.num_actions
+        # The env's own action ids by move identity: not shared with another env.
+        self._ids = ActionEncoder(self.actions)
         # The tensor straight from the state: the same as observe() then
         # encode(), as the tests check, without building an Observation.
-        self._encode = self.tensors.encode_state
+        # The env's own encoder: what it remembers between steps is not shared.
+        self._encode = TensorEncoder(self.tensors).encode_state
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every time)."""
@@ -191,7 +194,7 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
             self.terminations.get(agent, True) or self.truncations.get(agent, True)
         ):
             moves = legal_moves(game)
-            ids = self.actions.action_ids(moves)
+            ids = self._ids.action_ids(moves)
             flags = bytearray(self._num_actions)
             for action in ids:
                 flags[action] = 1
@@ -276,7 +279,7 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
                 lines.append(f"  {name}: {result.points[s]} points, {result.damage[s]} damage{won}")
             return "\n".join(lines)
         seen = observe(game, seat, recall=self.recall)
-        ids = self.actions.action_ids(seen.legal_moves)
+        ids = self._ids.action_ids(seen.legal_moves)
         moves = render_moves(seen.legal_moves).splitlines()
         listed = [f"{i:>6} {line.split('. ', 1)[1]}" for i, line in zip(ids, moves, strict=True)]
         return "\n".join(

@@ -44,11 +44,14 @@ from troedler.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, de
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError, quote, some_of
 from troedler.goods import Goods
+from troedler.invariants import problems
 from troedler.rules import Rules
-from troedler.state import GameState, Phase, PlayerState, problems
-from troedler.views import Observation, Recall, observation_problem, seen_stacks
+from troedler.state import GameState, Phase, PlayerState
+from troedler.views import Observation, Recall, observation_problem, seat_knows, seen_stacks
 
 __all__ = [
+    "MEMO_SIZE",
+    "TensorEncoder",
     "TensorLayout",
     "TensorSlice",
     "observation_tensor",
@@ -63,9 +66,9 @@ _SORT_KEY = operator.attrgetter("sort_key")
 _COUNTS = operator.attrgetter("counts")
 # dtype objects, not the type names: numpy converts a name on every call.
 _BYTE, _FLOAT = np.dtype(np.uint8), np.dtype(np.float32)
-_MEMO_SIZE = 1024
-"""Card tuples whose counts, and players whose rows, a layout keeps at most
-(see TensorLayout._counts and _encode_state); past it, it starts afresh."""
+MEMO_SIZE = 1024
+"""Card tuples whose counts, and players whose rows, an encoder keeps at most
+(see TensorEncoder._counts and _encode_state); past it, it starts afresh."""
 _GOODS = 6
 _MALFORMED = (AttributeError, IndexError, KeyError, TypeError, ValueError)
 """What encoding a hand-made observation or state that no game can give may raise."""
@@ -194,8 +197,6 @@ class TensorLayout:
             tuple((seat + row) % num_players for row in range(num_players))
             for seat in range(num_players)
         )
-        self._last_villages: tuple[tuple[Goods, ...], bytes] = ((), b"")
-        self._memo: dict[int, tuple[tuple[Card, ...], tuple[bytes, bytes]]] = {}
         self._hidden_cards = bytes(t)
         self._no_villages, self._no_seat = bytes(v), bytes(num_players)
         self._one_hot_seats = tuple(
@@ -207,13 +208,6 @@ class TensorLayout:
             village.name: bytes(i == j for j in range(v))
             for i, village in enumerate(board.villages)
         }
-        self._rows: tuple[dict[int, tuple[PlayerState, bytes]], ...] = ({}, {})
-        nothing: tuple[tuple[object, bytes], tuple[object, object, bytes]] = (
-            (None, b""),
-            (None, None, b""),
-        )
-        self._stacks_memo = [nothing, nothing]
-        """The dealer-pile and discard-pile slices last encoded, for each recall."""
         self._type = {card.sort_key: i for i, card in enumerate(self.card_types)}
         self._village = {village.name: i for i, village in enumerate(board.villages)}
 
@@ -247,6 +241,54 @@ class TensorLayout:
             )
             for field in self.seat_fields
         }
+
+    def encode(self, observation: Observation) -> npt.NDArray[np.float32]:
+        """The tensor of ``observation``: a new array of :attr:`size` ``float32`` numbers."""
+        return TensorEncoder(self).encode(observation)
+
+    def encode_state(
+        self, state: GameState, seat: int, recall: Recall = "table"
+    ) -> npt.NDArray[np.float32]:
+        """The tensor of what ``seat`` knows of ``state``, without an Observation:
+        :meth:`TensorEncoder.encode_state` of a new encoder, which keeps nothing
+        between calls (an environment keeps its own encoder)."""
+        return TensorEncoder(self).encode_state(state, seat, recall)
+
+
+class TensorEncoder:
+    """Encodes what a seat knows into tensors of one :class:`TensorLayout`,
+    remembering what it encoded last to skip the parts that did not change.
+
+    Each environment and each OpenSpiel observer owns one: what it remembers
+    is its own, never shared across the process. It keeps the objects it
+    remembers (so no other can take their identity) and at most
+    :data:`MEMO_SIZE` hands and seat rows.
+    """
+
+    def __init__(self, layout: TensorLayout) -> None:
+        self.layout = layout
+        # The layout's tables, read on every call: one attribute look-up each.
+        self.board, self.cards = layout.board, layout.cards
+        self.num_players = layout.num_players
+        self.card_types = layout.card_types
+        self._orders = layout._orders
+        self._hidden_cards = layout._hidden_cards
+        self._no_villages, self._no_seat = layout._no_villages, layout._no_seat
+        self._one_hot_seats = layout._one_hot_seats
+        self._one_hot_types = layout._one_hot_types
+        self._round_at = layout._round_at
+        self._carts = layout._carts
+        self._type = layout._type
+        self._village = layout._village
+        self._last_villages: tuple[tuple[Goods, ...], bytes] = ((), b"")
+        self._memo: dict[int, tuple[tuple[Card, ...], tuple[bytes, bytes]]] = {}
+        self._rows: tuple[dict[int, tuple[PlayerState, bytes]], ...] = ({}, {})
+        nothing: tuple[tuple[object, bytes], tuple[object, object, bytes]] = (
+            (None, b""),
+            (None, None, b""),
+        )
+        self._stacks_memo = [nothing, nothing]
+        """The dealer-pile and discard-pile slices last encoded, for each recall."""
 
     def encode(self, observation: Observation) -> npt.NDArray[np.float32]:
         """The tensor of ``observation``: a new array of :attr:`size` ``float32`` numbers."""
@@ -286,10 +328,11 @@ class TensorLayout:
         """The tensor of what ``seat`` knows of ``state``, without an Observation.
 
         Always equal to ``encode(observe(state, seat, recall=recall))``, and
-        faster: the rows of players who did not change since the last call
-        are not built again, nor the stacks while no card was laid or
-        discarded. The tests check the equality over thousands of reachable
-        states, for every seat and both recalls.
+        faster: the rows of players who did not change since this encoder's
+        last call are not built again, nor the stacks while no card was laid
+        or discarded. Who knows which hand is :func:`troedler.views.seat_knows`,
+        as for :func:`~troedler.observe`. The tests check the equality over
+        thousands of reachable states, for every seat and both recalls.
         """
         if not isinstance(state, GameState):
             raise ConfigurationError(f"expected a GameState, got {describe(state)}")
@@ -312,9 +355,7 @@ class TensorLayout:
         rows = []
         for other in self._orders[seat]:
             player = players[other]
-            # As observe: a seat knows its own hand and value pile, and with
-            # perfect recall everyone's (I1, I3).
-            known = perfect or other == seat
+            known = seat_knows(seat, other, perfect)
             memo = self._rows[known]
             kept = memo.get(id(player))
             if kept is not None and kept[0] is player:
@@ -324,7 +365,7 @@ class TensorLayout:
                 player.cart, player.goods, len(player.hand), player.hand if known else None,
                 len(player.value_pile), player.value_pile if known else None,
             )  # fmt: skip
-            if len(memo) >= _MEMO_SIZE:
+            if len(memo) >= MEMO_SIZE:
                 memo.clear()
             # The kept player keeps its id() from being reused by another.
             memo[id(player)] = (player, row)
@@ -506,7 +547,7 @@ class TensorLayout:
             elif type(card) is SpecialFeedCard:
                 feed += 1
         result = (bytes(counts), bytes((len(cards) - feed, points, feed)))
-        if len(memo) >= _MEMO_SIZE:
+        if len(memo) >= MEMO_SIZE:
             memo.clear()
         memo[id(cards)] = (cards, result)
         return result

@@ -19,7 +19,15 @@ from pathlib import Path
 
 from troedler.bots import BOTS, Bot
 from troedler.bots.base import bot_rng
-from troedler.cli.render import (
+from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
+from troedler.legal import apply_move
+from troedler.moves import Move
+from troedler.notation import parse_move
+from troedler.records import GameRecord, replay
+from troedler.setup import new_game
+from troedler.simulation.lineup import bot_from_text
+from troedler.state import GameState
+from troedler.text.render import (
     HEIGHT,
     WIDTH,
     group_moves,
@@ -30,15 +38,7 @@ from troedler.cli.render import (
     wants_colour,
     wrap,
 )
-from troedler.cli.view import view_of
-from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
-from troedler.legal import apply_move
-from troedler.moves import Move
-from troedler.notation import parse_move
-from troedler.records import GameRecord, replay
-from troedler.setup import new_game
-from troedler.simulation.lineup import bot_from_text
-from troedler.state import GameState
+from troedler.text.view import view_of
 from troedler.views import Observation, Recall, observe
 
 __all__ = ["HELP", "play_in_terminal", "too_small"]

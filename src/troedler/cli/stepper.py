@@ -12,10 +12,10 @@ import sys
 from collections.abc import Callable
 
 from troedler.cli.play import too_small
-from troedler.cli.render import render_scores, render_screen, wants_colour
 from troedler.cli.replay import record_of
-from troedler.cli.view import view_of
 from troedler.records import replay
+from troedler.text.render import render_scores, render_screen, wants_colour
+from troedler.text.view import view_of
 
 __all__ = ["PROMPT", "step_in_terminal"]
 

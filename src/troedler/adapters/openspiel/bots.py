@@ -105,7 +105,7 @@ class TroedlerBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type h
         seen = observe(game, seat, recall=self.recall)
         seen = attrs.evolve(seen, rules=attrs.evolve(seen.rules, explicit_chance=False))
         move = self.bot.choose(seen, seen.legal_moves, self.rng)
-        return state.position.table.actions.action_id(move)
+        return state.position.table.ids.action_id(move)
 
     def restart_at(self, state: pyspiel.State) -> None:
         """Nothing to do: the bot looks at each state afresh."""

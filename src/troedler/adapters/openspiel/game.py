@@ -31,23 +31,23 @@ from typing import Any
 import attrs
 import pyspiel
 
-from troedler.actions import PILE_SIZE
-from troedler.adapters.actions import ActionLayout, action_layout
+from troedler.adapters.actions import ActionEncoder, ActionLayout, action_layout
 from troedler.adapters.openspiel.chance import ChanceIds, chance_ids
 from troedler.adapters.openspiel.observer import make_observer
 from troedler.adapters.tensors import TensorLayout, tensor_layout
 from troedler.board import default_board
 from troedler.cards import default_cards
-from troedler.cli.render import render_observation
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.explicit import apply_chance, new_explicit_game
 from troedler.goods import Good
 from troedler.legal import apply_move
+from troedler.rulebook import PILE_SIZE
 from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
 from troedler.state import GameState, Phase
+from troedler.text.render import render_observation
 from troedler.views import determinize, observe
 
 __all__ = [
@@ -138,6 +138,8 @@ class Table:
     rules: Rules
     max_rounds: int
     actions: ActionLayout
+    ids: ActionEncoder
+    """The action ids of moves, remembered by identity for this table's games only."""
     chance: ChanceIds
     tensors: TensorLayout
     names: tuple[str, ...]
@@ -191,6 +193,7 @@ def table_for(
         rules=rules,
         max_rounds=max_rounds,
         actions=action_layout(board, cards),
+        ids=ActionEncoder(action_layout(board, cards)),
         chance=chance_ids(cards),
         tensors=tensor_layout(board, cards, players),
         names=tuple(f"seat {seat}" for seat in range(players)),
@@ -233,7 +236,7 @@ class Position:
             if self.is_terminal or self.game.current_player is None:
                 ids = ()
             else:
-                ids = self.table.actions.legal_action_ids(self.game)
+                ids = self.table.ids.legal_action_ids(self.game)
             object.__setattr__(self, "_ids", ids)
         return ids
 

@@ -33,9 +33,10 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from troedler.cli.render import render_observation
+from troedler.adapters.tensors import TensorEncoder
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError
+from troedler.text.render import render_observation
 from troedler.views import Recall, observe
 
 if TYPE_CHECKING:
@@ -62,11 +63,13 @@ class TroedlerObserver:
         self._table = table
         self.tensor = np.zeros(table.tensors.size, np.float32)
         self.dict = table.tensors.views(self.tensor)
+        # The observer's own encoder: what it remembers between calls is not shared.
+        self._encoder = TensorEncoder(table.tensors)
 
     def set_from(self, state: TroedlerState, player: int) -> None:
         """Fill :attr:`tensor` with what ``player`` knows of ``state``."""
         # Straight from the state: equal to encoding observe(), without the record.
-        self.tensor[:] = self._table.tensors.encode_state(state.engine_state, player, self.recall)
+        self.tensor[:] = self._encoder.encode_state(state.engine_state, player, self.recall)
 
     def string_from(self, state: TroedlerState, player: int) -> str:
         """What ``player`` knows of ``state``, as text."""

@@ -17,7 +17,6 @@ from typing import TextIO
 
 from troedler.board import RouteKind
 from troedler.cards import Card, RequestCard, RouteCard, SpecialFeedCard
-from troedler.cli.view import View
 from troedler.goods import Good, Goods
 from troedler.moves import (
     DiscardCard,
@@ -33,6 +32,7 @@ from troedler.moves import (
 )
 from troedler.scoring import Tally, outcome
 from troedler.state import GameState, Phase
+from troedler.text.view import View
 from troedler.views import Observation
 
 __all__ = [

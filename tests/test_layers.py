@@ -1,0 +1,174 @@
+"""The layers of the package, read from the code's own imports.
+
+Each layer may import only the layers below it: the core (the modules of
+``troedler`` itself) imports nothing of the subpackages, and nothing outside
+``troedler.cli`` imports the command line. docs/architecture.md draws the
+same graph; the picture there is checked against the imports here.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "troedler"
+CORE = "core"
+
+ALLOWED = {
+    CORE: set(),
+    "svg": {CORE},
+    "text": {CORE, "svg"},
+    "bots": {CORE},
+    "simulation": {CORE, "bots"},
+    "adapters": {CORE, "bots", "simulation", "text"},
+    "web": {CORE, "bots", "simulation", "svg", "text"},
+    "cli": {CORE, "bots", "simulation", "svg", "text", "web"},
+}
+"""Which layers each layer may import."""
+
+LAZY_PICTURES = {"troedler.state", "troedler.views", "troedler.records"}
+"""Core modules whose ``_repr_svg_`` imports the pictures inside the method,
+as python-chess does: the one way up from the core."""
+
+
+def layer_of_module(name: str) -> str:
+    """The layer of a module or package named ``troedler....``."""
+    parts = name.split(".")
+    if len(parts) > 1 and (PACKAGE / parts[1]).is_dir():
+        return parts[1]
+    return CORE
+
+
+def module_name(path: Path) -> str:
+    relative = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+    return ".".join(parts)
+
+
+def imports(path: Path) -> list[tuple[str, bool]]:
+    """Every ``troedler`` module ``path`` imports, and whether at the top level."""
+    tree = ast.parse(path.read_text(), str(path))
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [(name, id(node) in top) for name in names if name.split(".")[0] == "troedler"]
+    return found
+
+
+def layer_edges() -> dict[tuple[str, str], list[str]]:
+    """Each import from one layer into another, with the modules that make it."""
+    edges: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = module_name(path)
+        for target, _top_level in imports(path):
+            edge = (layer_of_module(here), layer_of_module(target))
+            if edge[0] != edge[1]:
+                edges.setdefault(edge, []).append(f"{here} imports {target}")
+    return edges
+
+
+def test_every_layer_imports_only_the_layers_below_it() -> None:
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = module_name(path)
+        mine = layer_of_module(here)
+        for target, top_level in imports(path):
+            theirs = layer_of_module(target)
+            if theirs == mine or theirs in ALLOWED[mine]:
+                continue
+            if here == "troedler.__main__" and target == "troedler.cli":
+                continue  # ``python -m troedler`` is the command line
+            if here in LAZY_PICTURES and target == "troedler.svg" and not top_level:
+                continue
+            wrong.append(f"{here} ({mine}) imports {target} ({theirs})")
+    assert not wrong, wrong
+
+
+def test_nothing_outside_the_command_line_imports_it() -> None:
+    users = [
+        module_name(path)
+        for path in PACKAGE.rglob("*.py")
+        if module_name(path) != "troedler.__main__"
+        and layer_of_module(module_name(path)) != "cli"
+        and any(target.startswith("troedler.cli") for target, _ in imports(path))
+    ]
+    assert users == []
+
+
+def test_every_subpackage_has_a_layer() -> None:
+    packages = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert packages == set(ALLOWED) - {CORE}
+
+
+def test_the_architecture_picture_is_the_import_graph() -> None:
+    # The picture lists each layer with the layers it imports, one line each.
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    picture = re.search(r"```mermaid\n(.*?)```", text, flags=re.DOTALL)
+    assert picture is not None
+    drawn = set(re.findall(r"^\s*(\w+) --> (\w+)$", picture.group(1), flags=re.MULTILINE))
+    found = set(layer_edges())
+    # The lazy picture import of the core is drawn dotted, not as a layer edge.
+    found.discard((CORE, "svg"))
+    found.discard((CORE, "cli"))  # python -m troedler
+    assert drawn == found
+
+
+def test_the_rule_table_names_functions_and_tests_that_exist() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    rows = re.findall(r"^\| (\w+) \| `([\w.]+)` \| `([\w/.]+)::(\w+)` \|$", text, re.MULTILINE)
+    rules_doc = (ROOT / "docs" / "rules.md").read_text()
+    assert {rule for rule, *_ in rows} == set(re.findall(r"\*\*([A-Z]\d[a-c]?)\*\*", rules_doc))
+    for rule, function, test_file, test in rows:
+        target: object = None
+        # The longest importable module, then attributes down to the function.
+        parts = function.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                target = importlib.import_module(".".join(parts[:i]))
+            except ModuleNotFoundError:
+                continue
+            for attribute in parts[i:]:
+                target = getattr(target, attribute)
+            break
+        assert callable(target), function
+        assert test.startswith(f"test_{rule}_")
+        assert f"def {test}(" in (ROOT / test_file).read_text(), (rule, test)
+
+
+def module_caches() -> list[tuple[str, ast.FunctionDef]]:
+    """Every function of the package memoised by functools, by its full name."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(target, ast.Attribute) and target.attr in ("cache", "lru_cache"):
+                    found.append((f"{module_name(path)}.{node.name}", node))
+    return found
+
+
+def test_every_module_cache_is_bounded_and_named_in_one_place() -> None:
+    page = (ROOT / "docs" / "performance.md").read_text()
+    caches = module_caches()
+    assert len(caches) > 5
+    for name, node in caches:
+        assert f"`{name}`" in page, name
+        (decorator,) = node.decorator_list
+        if isinstance(decorator, ast.Call):  # lru_cache(maxsize=...): a number, not None
+            (size,) = [k.value for k in decorator.keywords if k.arg == "maxsize"]
+            assert isinstance(size, ast.Constant) and isinstance(size.value, int), name
+        else:  # functools.cache: only of a function without arguments, one entry
+            assert not node.args.args, name
+    assert "`troedler.goods._INTERNED`" in page

@@ -1,0 +1,41 @@
+"""Public names that changed keep working for one release, with a warning."""
+
+from __future__ import annotations
+
+import pytest
+
+import troedler
+from troedler import actions, invariants, state
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new"),
+    [
+        (troedler, "discard_pile", troedler.discard_dealer_pile),
+        (actions, "discard_pile", actions.discard_dealer_pile),
+        (state, "check_invariants", invariants.check_invariants),
+        (state, "problems", invariants.problems),
+        (state, "cards_in_play", invariants.cards_in_play),
+        (state, "cards_in_state", invariants.cards_in_state),
+        (state, "hand_size_problems", invariants.hand_size_problems),
+        (state, "taker_problem", invariants.taker_problem),
+    ],
+)
+def test_an_old_name_warns_and_gives_the_new(module: object, old: str, new: object) -> None:
+    with pytest.warns(DeprecationWarning, match=old):
+        assert getattr(module, old) is new
+
+
+def test_unknown_names_are_still_attribute_errors() -> None:
+    for module in (troedler, actions, state):
+        with pytest.raises(AttributeError):
+            module.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_state_field_and_the_action_have_different_names() -> None:
+    # GameState.discard_pile is the face-up pile; the two-player action of
+    # putting a dealer pile onto it is discard_dealer_pile (R4).
+    game = troedler.new_game(2, seed=5)
+    after = troedler.discard_dealer_pile(game, 0)
+    assert len(after.discard_pile) == len(game.discard_pile) + len(game.dealer_piles[0] or ())
+    assert "discard_pile" not in troedler.__all__
