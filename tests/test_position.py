@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import attrs
 import pytest
@@ -245,3 +247,15 @@ def test_a_finished_game_names_no_one_to_move() -> None:
             _round_trip(state)
             return
     pytest.fail("no game ended")
+
+
+def test_the_format_doc_examples_run_and_read_back() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "format.md").read_text()
+    section = doc.split("## Position text", 1)[1].split("\n## ", 1)[0]
+    for block in re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL):
+        exec(compile(block, "docs/format.md", "exec"), {})  # noqa: S102 - our own docs
+    texts = re.findall(r"```text\n(.*?)\n```", section, flags=re.DOTALL)
+    assert texts[0] == TWO
+    phases = [from_position_text(text).phase for text in texts]
+    assert phases == [Phase.TAKE_PILES, Phase.PLAY_TURNS, Phase.SET_UP]
+    assert from_position_text(texts[1]).turn.discards_due == 1
