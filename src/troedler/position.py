@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from troedler.board import Board, default_board
 from troedler.cards import (
@@ -54,7 +55,7 @@ from troedler.state import (
     problems,
 )
 
-__all__ = ["MAX_POSITION_CHARS", "from_position_text", "position_text"]
+__all__ = ["MAX_POSITION_CHARS", "card_codes", "from_position_text", "position_text"]
 
 MAX_POSITION_CHARS = 20_000
 """Longest position text read: a real one is a few hundred characters."""
@@ -125,8 +126,17 @@ def _card_code(card: Card) -> str:
     return "e" if card == EXTRA_GOOD else "s"
 
 
-def _card_list(cards: tuple[Card, ...] | list[Card]) -> str:
+def card_codes(cards: Iterable[Card]) -> str:
+    """``cards`` as a position text lists them: ``"tsAAB5"``, ``"-"`` for none.
+
+    >>> from troedler import parse_card
+    >>> card_codes([parse_card("trail"), parse_card("feed"), parse_card("AAB:5")])
+    'tsAAB5'
+    """
     return "".join(map(_card_code, cards)) or "-"
+
+
+_card_list = card_codes
 
 
 def _boolean(value: bool) -> str:
