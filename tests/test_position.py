@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -25,7 +27,9 @@ from troedler import (
     legal_moves,
     new_game,
     position_text,
+    replay,
 )
+from troedler.bots import RandomBot, play_game
 from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
 from troedler.position import MAX_POSITION_CHARS
 
@@ -259,3 +263,35 @@ def test_the_format_doc_examples_run_and_read_back() -> None:
     phases = [from_position_text(text).phase for text in texts]
     assert phases == [Phase.TAKE_PILES, Phase.PLAY_TURNS, Phase.SET_UP]
     assert from_position_text(texts[1]).turn.discards_due == 1
+
+
+def _troedler(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "troedler", *args],
+        input=stdin, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_play_starts_from_a_position_and_prints_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    done = _troedler(
+        "play", "--position", TWO, "--bots", "random", "--save", str(save),
+        stdin="position\nquit\n",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # Once for the command, once as the game stops (no move was made).
+    assert done.stdout.count(TWO) == 2
+    assert f"it stopped at: {TWO}" in done.stdout
+    assert not save.exists()
+    refused = _troedler("play", "--position", TWO.replace("seed=1", "seed=x"))
+    assert refused.returncode == 2
+    assert "troedler: position: seed: expected a whole number" in refused.stderr
+
+
+def test_replay_step_prints_the_position_of_the_step(tmp_path: Path) -> None:
+    record = play_game([RandomBot(), RandomBot()], seed=3, max_rounds=1).record
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    done = _troedler("replay", str(path), "--step", stdin="\nposition\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert position_text(replay(record)[1]) in done.stdout

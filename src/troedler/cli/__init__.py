@@ -24,6 +24,7 @@ from troedler.cli.simulate import (
 )
 from troedler.cli.stepper import step_in_terminal
 from troedler.errors import ConfigurationError, FormatError, TroedlerError
+from troedler.position import from_position_text
 from troedler.records import MAX_SEAT_NAME, GameRecord
 from troedler.simulation.games import GameReport
 from troedler.simulation.lineup import bot_from_text
@@ -105,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="where to save the game's record (default: a new file in this folder)",
+    )
+    play.add_argument(
+        "--position", metavar="TEXT", help="start from a position text (docs/format.md)"
     )
     play.add_argument(
         "--recall",
@@ -200,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "simulate":
             return _simulate(args)
         if args.command == "play":
+            if args.position is not None:
+                args.players = from_position_text(args.position).num_players
             if not 0 <= args.seat < args.players:
                 parser.error(f"--seat must be 0 to {args.players - 1}")
             if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
@@ -212,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.recall,
                 save=args.save,
                 name=args.name,
+                position=args.position,
             )
         if args.command == "replay":
             if args.html:

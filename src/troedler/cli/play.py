@@ -18,10 +18,11 @@ from pathlib import Path
 from troedler.bots import Bot, make_bot
 from troedler.bots.base import bot_rng
 from troedler.cli.render import group_moves, render_scores, render_screen, wants_colour
-from troedler.errors import IllegalMoveError, TroedlerError
+from troedler.errors import ConfigurationError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
 from troedler.notation import parse_move
+from troedler.position import from_position_text, position_text
 from troedler.records import GameRecord
 from troedler.setup import new_game
 from troedler.state import GameState
@@ -42,7 +43,8 @@ After your turn you keep at most four cards. The game ends with the round in
 which someone has 5 fulfilled requests (6 with three players, 7 with two).
 Whoever alone has the most damage cannot win; the most points win.
 In the move list, 3)+A is move 3, taking an anvil, and 3)· takes nothing.
-Commands: 'moves' lists all moves, 'help' this text, 'quit' (or Ctrl-D,
+Commands: 'moves' lists all moves, 'help' this text, 'position' prints the
+whole position as text (every hand: for a bug report), 'quit' (or Ctrl-D,
 Ctrl-C) leaves; the game is saved either way."""
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -60,13 +62,16 @@ def play_in_terminal(
     save: str | Path | None = None,
     name: str = "you",
     screen: bool | None = None,
+    position: str | None = None,
 ) -> int:
     """Play a game with a person at ``seat`` and ``bots`` in the other seats; exit status.
 
     The record is written to ``save`` (default: a new file in the current
     folder) when the game ends or is left. ``screen`` clears and redraws a
     whole screen for each decision, in colour (default: when standard output
-    is a terminal).
+    is a terminal). ``position`` starts from a position text instead of a
+    new game; such a game is not saved as a record, its last position is
+    printed instead.
     """
     if screen is None:
         screen = sys.stdout.isatty()
@@ -84,7 +89,9 @@ def play_in_terminal(
             other = others.pop(0)
             names.append(f"{other.name} {s}")
             seated.append(other)
-    first = new_game(players, seed=seed)
+    first = new_game(players, seed=seed) if position is None else from_position_text(position)
+    if first.rules.explicit_chance or first.num_players != players:
+        raise ConfigurationError(f"play needs a seeded position of {players} players")
     path = Path(save) if save is not None else _default_path(seed)
     game = _Game(first, names)
     rngs = [bot_rng(seed, s) for s in range(players)]
@@ -114,7 +121,10 @@ def play_in_terminal(
             write("")
             write(f"Game over after round {game.state.round}.")
             write(render_scores(game.state, names, colour))
-    game.save(path, write)
+    if position is None:
+        game.save(path, write)
+    else:
+        write(f"A game from a position is not saved; it stopped at: {position_text(game.state)}")
     return status
 
 
@@ -198,6 +208,12 @@ def _ask(
                     read("(Enter: back to the game) ")
                 except EOFError:
                     return None
+            continue
+        if lowered == "position":
+            write(position_text(state))
+            if screen:
+                with contextlib.suppress(EOFError):
+                    read("(Enter: back to the game) ")
             continue
         if lowered == "moves":
             for label, members in group_moves(moves):
