@@ -131,19 +131,19 @@ def form_piles(state: GameState) -> GameState:
             f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
         )
     piles: tuple[tuple[Card, ...] | None, ...] = ((),) * (state.num_players + 1)
+    need = PILE_SIZE * len(piles)
     laid = 0
-    deck, discard, shuffles = _settle_forming(
-        state, laid, state.game_round_pile, state.discard_pile, state.shuffles
-    )
-    # The game-round pile as a list, its top card last: the seed's answer to
-    # each node is the top card, taken off in O(1).
-    cards = list(deck)
-    while cards and laid < PILE_SIZE * len(piles):
-        piles = _lay(piles, laid, cards.pop())
-        laid += 1
-        if not cards:
-            deck, discard, shuffles = _settle_forming(state, laid, (), discard, shuffles)
-            cards = list(deck)
+    deck, discard, shuffles = state.game_round_pile, state.discard_pile, state.shuffles
+    while True:
+        deck, discard, shuffles = _settle_forming(state, laid, deck, discard, shuffles)
+        if not deck or laid == need:
+            break
+        # The seed's answers to the next nodes: the top cards of the pile as
+        # it was shuffled, the top card first.
+        take = min(need - laid, len(deck))
+        piles = _lay(piles, laid, deck[: -take - 1 : -1])
+        deck = deck[:-take]
+        laid += take
     return GameState(
         state.rules,
         state.board,
@@ -154,7 +154,7 @@ def form_piles(state: GameState) -> GameState:
         state.dealer,
         state.phase,
         _first_to_take(state),
-        tuple(cards),
+        deck,
         piles,
         discard,
         state.village_goods,
@@ -213,7 +213,7 @@ def turn_up(state: GameState, card: Card) -> GameState:
         _fail("R2", f"the game-round pile holds no {card} card")
     piles = state.dealer_piles
     return _forming_state(
-        attrs.evolve(state, game_round_pile=deck, dealer_piles=_lay(piles, _laid(piles), card))
+        attrs.evolve(state, game_round_pile=deck, dealer_piles=_lay(piles, _laid(piles), (card,)))
     )
 
 
@@ -222,12 +222,15 @@ def _laid(piles: tuple[tuple[Card, ...] | None, ...]) -> int:
 
 
 def _lay(
-    piles: tuple[tuple[Card, ...] | None, ...], laid: int, card: Card
+    piles: tuple[tuple[Card, ...] | None, ...], laid: int, cards: tuple[Card, ...]
 ) -> tuple[tuple[Card, ...] | None, ...]:
-    """``piles`` with ``card``, the one turned up after ``laid`` others, laid on
-    the next pile: one card on each pile, then the next layer (R2)."""
-    j = laid % len(piles)
-    return _replace(piles, j, (piles[j] or ()) + (card,))
+    """``piles`` with ``cards``, turned up in this order after ``laid`` others,
+    laid on them: one card on each pile, then the next layer (R2)."""
+    n = len(piles)
+    grown = [list(pile or ()) for pile in piles]
+    for i, card in enumerate(cards, laid):
+        grown[i % n].append(card)
+    return tuple(map(tuple, grown))
 
 
 def _settle_forming(
