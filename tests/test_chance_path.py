@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import attrs
 import pytest
 
-from troedler import Phase, Rules, form_piles, new_game
+from troedler import GameRecord, Phase, Rules, form_piles, new_game, replay, state_from_json
 from troedler.actions import turn_up
 from troedler.chance import shuffled
 from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
@@ -89,3 +91,29 @@ def test_S4_seeded_goods_are_the_explicit_deal_answered_by_the_bag() -> None:
     for good in bag:
         state = apply_chance(state, good)
     assert state.village_goods == new_game(4, seed=7).village_goods
+
+
+VERSION_2 = sorted(
+    path
+    for path in (Path(__file__).parent / "data" / "v2").glob("*.json")
+    if not path.name.endswith(".final-state.json")
+)
+"""Version-2 records written before seeded games went through the chance
+nodes: long games among them reshuffle at the start of rounds and, where
+the rules allow, while piles are formed."""
+
+
+@pytest.mark.parametrize("path", VERSION_2, ids=lambda path: path.name)
+def test_R3_records_written_before_keep_their_results_and_positions(path: Path) -> None:
+    record = GameRecord.from_json(path.read_text())  # checks the stored result
+    assert record.format_version == 2 and record.result is not None
+    final = replay(record)[-1]
+    assert final == state_from_json(path.with_suffix(".final-state.json").read_text())
+
+
+def test_the_version_2_records_are_there_and_reshuffle() -> None:
+    assert len(VERSION_2) >= 4
+    shuffles = [
+        json.loads(p.with_suffix(".final-state.json").read_text())["shuffles"] for p in VERSION_2
+    ]
+    assert max(shuffles) > 10
