@@ -34,7 +34,6 @@ from troedler.cards import (
     Card,
     CardCatalogue,
     RequestCard,
-    RouteCard,
     default_cards,
     sort_hand,
 )
@@ -72,7 +71,7 @@ _LETTER_CARDS: dict[str, Card] = {
     "e": EXTRA_GOOD,
     "s": SPECIAL_FEED,
 }
-_CARD_LETTERS = {id(card): letter for letter, card in _LETTER_CARDS.items()}
+_CARD_LETTERS = {card: letter for letter, card in _LETTER_CARDS.items()}
 _REQUEST = re.compile(r"([A-Z]+)([0-9]{1,3})")
 _GOODS = re.compile(r"[A-Z]+\Z")
 _LIST_ITEM = re.compile(r"[a-z]|[A-Z]+[0-9]{1,3}")
@@ -116,14 +115,9 @@ _PRINTABLE = re.compile(r"[!-~]+(?: [!-~]+)*\Z")
 
 
 def _card_code(card: Card) -> str:
-    letter = _CARD_LETTERS.get(id(card))
-    if letter is not None:
-        return letter
     if isinstance(card, RequestCard):
         return f"{card.goods}{card.points}"
-    if isinstance(card, RouteCard):  # a card built apart from the engine's own
-        return _ROUTE_LETTERS[card.kind]
-    return "e" if card == EXTRA_GOOD else "s"
+    return _CARD_LETTERS[card]
 
 
 def card_codes(cards: Iterable[Card]) -> str:
@@ -134,9 +128,6 @@ def card_codes(cards: Iterable[Card]) -> str:
     'tsAAB5'
     """
     return "".join(map(_card_code, cards)) or "-"
-
-
-_card_list = card_codes
 
 
 def _boolean(value: bool) -> str:
@@ -173,8 +164,8 @@ def position_text(state: GameState) -> str:
     else:
         last = "-" if turn.last_discard is None else _card_code(turn.last_discard)
         delivered = ",".join(turn.delivered_to) or "-"
-        turn_text = f"{_card_list(turn.played)}:{delivered}:{turn.discards_due}:{last}"
-    piles = "/".join("x" if pile is None else _card_list(pile) for pile in state.dealer_piles)
+        turn_text = f"{card_codes(turn.played)}:{delivered}:{turn.discards_due}:{last}"
+    piles = "/".join("x" if pile is None else card_codes(pile) for pile in state.dealer_piles)
     fields += [
         f"seed={state.seed}",
         f"shuffles={state.shuffles}",
@@ -182,13 +173,13 @@ def position_text(state: GameState) -> str:
         f"phase={state.phase.name.lower()}",
         f"dealer={state.dealer}",
         f"to_move={'-' if state.current_player is None else state.current_player}",
-        f"pile={_card_list(state.game_round_pile)}",
+        f"pile={card_codes(state.game_round_pile)}",
         f"piles={piles or '-'}",
-        f"discard={_card_list(state.discard_pile.cards)}",
+        f"discard={card_codes(state.discard_pile.cards)}",
         "villages=" + "/".join(map(str, state.village_goods)),
         "seats="
         + "/".join(
-            f"{p.cart}:{_card_list(p.hand)}:{p.goods}:{_card_list(p.value_pile)}"
+            f"{p.cart}:{card_codes(p.hand)}:{p.goods}:{card_codes(p.value_pile)}"
             for p in state.players
         ),
         f"turn={turn_text}",
