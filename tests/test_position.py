@@ -34,12 +34,11 @@ from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new
 from troedler.position import MAX_POSITION_CHARS
 
 TWO = (
-    "players=2 seed=1 shuffles=4 round=1 phase=take_piles dealer=0 to_move=0 "
-    "pile=estmtssbAA4tfPPV5fttfbefbAAAB7mUU4smmUUVV6sABCU6sbAAB5efAAA6tUPV4mPPPV7sssPP4bCUPV6ebsVV4"
-    "sfBBC5BCV4BB4tbtbfmmfsbtsbfsmmACU4 piles=mfsf/btsCCUU6/CVV5mst "
-    "discard=AB3UUP5PPP6ssssssCC4BBCC6CU3BBVV6s "
-    "villages=-/ACCUU/AUUV/BPV/-/CCUPV/AAPV/CUV/-/CCPPP/ABVV/ABU/-/ABBCV/BBBP/AUP/- "
-    "seats=Aberlour:tsABC4:-:-/Tomintoul:fsACU4:-:- turn=-"
+    "players=2 seed=1 shuffles=4 round=1 phase=take_piles dealer=0 to_move=0 pile=estmts2b"
+    "AA4tfPPV5ft2fbefbAAAB7mUU4sm2UUVV6sABCU6sbAAB5efAAA6tUPV4mPPPV7s3PP4bCUPV6ebsVV4sfBBC5"
+    "BCV4BB4tbtbfm2fsbtsbfsm2ACU4 piles=mfsf/btsCCUU6/CVV5mst discard=AB3UUP5PPP6s6CC4BBCC6"
+    "CU3BBVV6s villages=-/ACCUU/AUUV/BPV/-/CCUPV/AAPV/CUV/-/CCPPP/ABVV/ABU/-/ABBCV/BBBP/AUP"
+    "/- seats=Aberlour:tsABC4:-:-/Tomintoul:fsACU4:-:- turn=-"
 )
 """The two-player game of seed 1 as it starts: docs/format.md shows it too."""
 
@@ -168,6 +167,8 @@ def _with(field: str, value: str) -> str:
         (_with("turn", "-:-:0:tb"), "turn.last_discard", "one card"),
         (_with("pile", "A0"), "pile[0]", "1 to 999"),
         (_with("pile", "Z5"), "pile[0]", "no goods request"),
+        (_with("pile", "ts0"), "pile[1]", "1 to 200"),
+        (_with("pile", "s150s60"), "pile", "more than 200 cards"),
         (_with("shuffles", "99"), "", "not a state a game can reach"),
         (TWO.replace("players=2", "players=5"), "players", "2 to 4"),
         (TWO.replace("players=2", "players=2 hand_limit=99"), "hand_limit", "0 to 20"),
@@ -188,6 +189,14 @@ def test_malformed_text_names_the_part_at_fault(text: str, part: str, words: str
         from_position_text(text)
     assert caught.value.field == part
     assert caught.value.source == "position"
+
+
+def test_cards_that_lie_together_are_counted() -> None:
+    state = new_game(2, seed=1)
+    assert " discard=AB3UUP5PPP6s6CC4" in TWO
+    spelled = TWO.replace("PPP6s6CC4", "PPP6ssssssCC4").replace("sm2UUVV6", "smmUUVV6")
+    assert from_position_text(spelled) == state
+    assert from_position_text(TWO.replace("s6CC4", "s3s1s2CC4")) == state
 
 
 def test_text_that_is_no_text_is_refused() -> None:
@@ -260,6 +269,7 @@ def test_the_format_doc_examples_run_and_read_back() -> None:
         exec(compile(block, "docs/format.md", "exec"), {})  # noqa: S102 - our own docs
     texts = re.findall(r"```text\n(.*?)\n```", section, flags=re.DOTALL)
     assert texts[0] == TWO
+    assert all(position_text(from_position_text(text)) == text for text in texts)
     phases = [from_position_text(text).phase for text in texts]
     assert phases == [Phase.TAKE_PILES, Phase.PLAY_TURNS, Phase.SET_UP]
     assert from_position_text(texts[1]).turn.discards_due == 1

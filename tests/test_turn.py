@@ -40,13 +40,11 @@ from troedler.cards import sort_hand
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
 
 OWES_TWO = (
-    "players=4 seed=0 shuffles=5 round=1 phase=play_turns dealer=0 to_move=0 "
-    "pile=ttttttttttbbbbbbbbbbbffffffffffffmmmmmmmmmmmmeeesssssssssssssssssssssssssss"
-    "AB3CC4CU3UU4PP4VV4AAA6AAB5ABC4ACU4ACU4BBC5BCV4BPV4CVV5UUP5UPV4UPV4PPP6PPV5AAAB7ABCU6"
-    "BBCC6BBVV6CCUU6CUPV6UUVV6PPPV7 piles=- discard=- "
-    "villages=-/ACP/ACP/ACP/ACP/ACP/ACP/ACP/ACP/BUV/BUV/BUV/BUV/BUV/BUV/BUV/BUV "
-    "seats=Aberlour:tbesAA4BB4:-:-/Dufftown:t:-:-/Tomintoul:-:-:-/Ballindalloch:-:-:- "
-    "turn=-:-:2:-"
+    "players=4 seed=0 shuffles=5 round=1 phase=play_turns dealer=0 to_move=0 pile=t10b11f12"
+    "m12e3s27AB3CC4CU3UU4PP4VV4AAA6AAB5ABC4ACU4ACU4BBC5BCV4BPV4CVV5UUP5UPV4UPV4PPP6PPV5"
+    "AAAB7ABCU6BBCC6BBVV6CCUU6CUPV6UUVV6PPPV7 piles=- discard=- villages=-/ACP/ACP/ACP/ACP/"
+    "ACP/ACP/ACP/ACP/BUV/BUV/BUV/BUV/BUV/BUV/BUV/BUV seats=Aberlour:tbesAA4BB4:-:-/Dufftown"
+    ":t:-:-/Tomintoul:-:-:-/Ballindalloch:-:-:- turn=-:-:2:-"
 )
 """Seat 0 has ended its turn with six cards, two over the hand limit (T7)."""
 

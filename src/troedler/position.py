@@ -63,8 +63,9 @@ MAX_CARDS_IN_LIST = 200
 
 _SOURCE = "position"
 
-# One letter per card other than a goods request; a request is its goods
-# letters (upper case) followed by its points, as "AAB5".
+# One letter per card other than a goods request, followed by a count where
+# two or more lie together ("s3"); a request is its goods letters (upper
+# case) followed by its points, as "AAB5".
 _ROUTE_LETTERS = "tbfm"
 _LETTER_CARDS: dict[str, Card] = {
     **{letter: ROUTE_CARDS[i] for i, letter in enumerate(_ROUTE_LETTERS)},
@@ -74,7 +75,7 @@ _LETTER_CARDS: dict[str, Card] = {
 _CARD_LETTERS = {card: letter for letter, card in _LETTER_CARDS.items()}
 _REQUEST = re.compile(r"([A-Z]+)([0-9]{1,3})")
 _GOODS = re.compile(r"[A-Z]+\Z")
-_LIST_ITEM = re.compile(r"[a-z]|[A-Z]+[0-9]{1,3}")
+_LIST_ITEM = re.compile(r"([a-z])([0-9]{0,3})|([A-Z]+)([0-9]{1,3})")
 
 _PHASES = {phase.name.lower(): phase for phase in Phase}
 
@@ -121,13 +122,26 @@ def _card_code(card: Card) -> str:
 
 
 def card_codes(cards: Iterable[Card]) -> str:
-    """``cards`` as a position text lists them: ``"tsAAB5"``, ``"-"`` for none.
+    """``cards`` as a position text lists them: ``"ts3AAB5"``, ``"-"`` for none.
 
     >>> from troedler import parse_card
-    >>> card_codes([parse_card("trail"), parse_card("feed"), parse_card("AAB:5")])
-    'tsAAB5'
+    >>> card_codes(map(parse_card, ["trail", "feed", "feed", "feed", "AAB:5"]))
+    'ts3AAB5'
     """
-    return "".join(map(_card_code, cards)) or "-"
+    words: list[str] = []
+    run = 0
+    last: Card | None = None
+    for card in cards:
+        if last is not None and type(card) is not RequestCard and card == last:
+            run += 1
+            continue
+        if run > 1:
+            words.append(str(run))
+        words.append(_card_code(card))
+        last, run = card, 1
+    if run > 1:
+        words.append(str(run))
+    return "".join(words) or "-"
 
 
 def _boolean(value: bool) -> str:
@@ -223,18 +237,21 @@ def _cards(part: str, text: str) -> tuple[Card, ...]:
         if match.start() != position:
             break
         position = match.end()
-        if len(found) == MAX_CARDS_IN_LIST:
-            raise _error(part, f"holds more than {MAX_CARDS_IN_LIST} cards")
-        word = match.group()
-        card = _LETTER_CARDS.get(word)
-        if card is None:
-            request = _REQUEST.match(word)
-            if request is None:
+        letter, count, goods, points = match.groups()
+        cards: tuple[Card, ...]
+        if letter is None:
+            cards = (_request(f"{part}[{len(found)}]", goods, points),)
+        else:
+            card = _LETTER_CARDS.get(letter)
+            if card is None:
                 raise _error(
-                    part, f"card {len(found)}: {_short(word)} is no card (t b f m e s or AAB5)"
+                    part, f"card {len(found)}: {_short(letter)} is no card (t b f m e s or AAB5)"
                 )
-            card = _request(f"{part}[{len(found)}]", request.group(1), request.group(2))
-        found.append(card)
+            times = _integer(f"{part}[{len(found)}]", count, 1, MAX_CARDS_IN_LIST) if count else 1
+            cards = (card,) * times
+        if len(found) + len(cards) > MAX_CARDS_IN_LIST:
+            raise _error(part, f"holds more than {MAX_CARDS_IN_LIST} cards")
+        found.extend(cards)
     if position != len(text):
         raise _error(
             part,
