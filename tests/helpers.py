@@ -6,25 +6,23 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 
-import attrs
-
 from troedler import (
     Card,
     GameState,
     Goods,
     Move,
-    Phase,
     apply_move,
-    check_invariants,
+    from_position_text,
     new_game,
     observe,
     parse_card,
     parse_move,
+    position_text,
 )
 from troedler.bots import GreedyBot
-from troedler.cards import card_sort_key
-from troedler.pile import Pile
-from troedler.state import Turn
+from troedler.cards import card_sort_key, sort_hand
+from troedler.invariants import cards_in_state
+from troedler.position import card_codes
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -54,64 +52,52 @@ def position(
     ``villages`` fixes the goods of some villages; ``others`` gives other
     seats' hands. Cards come out of the game-round pile and goods out of
     villages not named, so every card and good of the game stays in play.
+    The state is read from the position text made here (docs/format.md):
+    ``position_text(state)`` shows it whole.
     """
     base = new_game(players, seed=seed, starting_dealer=seat)
-    villages = dict(villages or {})
-    others = dict(others or {})
-    pool: Counter[Card] = Counter(base.game_round_pile)
-    pool.update(base.discard_pile.cards)
-    for pile in base.dealer_piles:
-        pool.update(pile or ())
+    fields = dict(word.split("=", 1) for word in position_text(base).split())
+    pool = cards_in_state(base)
     for player in base.players:
-        pool.update(player.hand)
-    wanted_hands = {s: cards(text) for s, text in others.items()}
-    wanted_hands[seat] = cards(hand)
-    new_players = list(base.players)
-    for s in range(players):
-        chosen = wanted_hands.get(s, ())
+        pool.subtract(player.value_pile)
+    wanted = {s: cards(text) for s, text in (others or {}).items()} | {seat: cards(hand)}
+    seats = []
+    for s, player in enumerate(base.players):
+        chosen = wanted.get(s, ())
         missing = Counter(chosen) - pool
         if missing:
             raise ValueError(f"the game has no more {dict(missing)}")
         pool.subtract(chosen)
-        new_players[s] = attrs.evolve(new_players[s], hand=tuple(sorted(chosen, key=card_sort_key)))
-    player_goods = Goods.parse(goods)
-    fixed = {base.board.index(name): Goods.parse(text) for name, text in villages.items()}
-    left = [8 - player_goods.counts[g] - sum(v.counts[g] for v in fixed.values()) for g in range(6)]
-    if min(left) < 0:
+        cart_of = (cart or player.cart) if s == seat else player.cart
+        goods_of = goods if s == seat else "-"
+        seats.append(f"{cart_of}:{card_codes(chosen)}:{Goods.parse(goods_of)}:-")
+    board = base.board
+    fixed = {board.index(name): str(Goods.parse(text)) for name, text in (villages or {}).items()}
+    taken = Counter(str(Goods.parse(goods)).strip("-")) + Counter(
+        "".join(fixed.values()).replace("-", "")
+    )
+    rest = "".join(letter * (8 - taken[letter]) for letter in "ABCUPV")
+    if any(taken[letter] > 8 for letter in taken):
         raise ValueError("more than 8 of one good")
-    free = [i for i in range(len(base.board.villages)) if i not in fixed]
-    free_cart = cart or base.players[seat].cart
-    free = [i for i in free if base.board.villages[i].name != free_cart] or free
-    counts = {i: [0] * 6 for i in free}
-    turn = 0
-    for good in range(6):
-        for _ in range(left[good]):
-            counts[free[turn % len(free)]][good] += 1
-            turn += 1
-    village_goods = [
-        fixed.get(i, Goods(tuple(counts.get(i, [0] * 6))))  # type: ignore[arg-type]
-        for i in range(len(base.board.villages))
-    ]
-    new_players[seat] = attrs.evolve(
-        new_players[seat], goods=player_goods, cart=cart or new_players[seat].cart
+    free = [i for i in range(len(board.villages)) if i not in fixed]
+    free = [i for i in free if board.villages[i].name != (cart or base.players[seat].cart)] or free
+    dealt = {i: rest[k :: len(free)] for k, i in enumerate(free)}
+    fields.update(
+        # One reshuffle counted: the discard pile is empty, so the set-up
+        # pile is gone (I2), as if the game-round pile had been formed anew.
+        shuffles=str(base.shuffles + 1),
+        phase="play_turns",
+        dealer=str(seat),
+        to_move=str(seat),
+        pile=card_codes(sort_hand(pool.elements())),
+        piles="-",
+        discard="-",
+        villages="/".join(
+            fixed.get(i) or str(Goods.parse(dealt.get(i, ""))) for i in range(len(board.villages))
+        ),
+        seats="/".join(seats),
     )
-    # One reshuffle counted: the discard pile is empty, so the set-up pile is
-    # gone (I2), as if the game-round pile had been formed anew from it.
-    state = attrs.evolve(
-        base,
-        shuffles=base.shuffles + 1,
-        phase=Phase.PLAY_TURNS,
-        current_player=seat,
-        dealer=seat,
-        dealer_piles=(),
-        discard_pile=Pile(),
-        game_round_pile=tuple(sorted(pool.elements(), key=card_sort_key)),
-        village_goods=tuple(village_goods),
-        players=tuple(new_players),
-        turn=Turn(),
-    )
-    check_invariants(state)
-    return state
+    return from_position_text(" ".join(f"{key}={value}" for key, value in fields.items()))
 
 
 def play(state: GameState, *moves: str) -> GameState:

@@ -16,6 +16,7 @@ from troedler import (
     apply_move,
     check_invariants,
     form_piles,
+    from_position_text,
     legal_moves,
     new_game,
 )
@@ -192,9 +193,18 @@ def test_R5_a_move_out_of_turn_is_refused() -> None:
         apply_move(state, EndTurn(), seat=3)
 
 
+LAST_TURN_OF_ROUND_1 = from_position_text(
+    "players=3 seed=0 shuffles=5 round=1 phase=play_turns dealer=0 to_move=2 "
+    "pile=t12b12f12m11e4s27AA4AB3BB4CC4CU3UU4PP4VV4AAA6AAB5ABC4ACU4ACU4BBC5BCV4CVV5UUP5UPV4"
+    "UPV4PPP6PPV5AAAB7ABCU6BBCC6BBVV6CCUU6CUPV6UUVV6PPPV7 piles=- discard=- "
+    "villages=ACP/ACP/ACP/ACP/ACP/ACP/ACP/ACP/-/BUV/BUV/BUV/BUV/BUV/BUV/BUV/BUV "
+    "seats=Aberlour:-:-:-/Dufftown:-:-:-/Tomintoul:-:-:- turn=-"
+)
+"""Seat 2, right of the dealer, plays the last turn of round 1 with empty hands all round."""
+
+
 def test_R6_horse_passes_clockwise_and_new_piles_are_formed() -> None:
-    state = position(players=3, seat=2)
-    state = attrs.evolve(state, dealer=0)  # seat 2 plays the last turn of round 1
+    state = LAST_TURN_OF_ROUND_1
     deck_before = len(state.game_round_pile)
     state = play(state, "end")
     assert state.round == 2

@@ -12,6 +12,7 @@ from troedler import (
     RequestCard,
     Tally,
     TroedlerError,
+    from_position_text,
     outcome,
     score,
 )
@@ -75,8 +76,13 @@ def test_E2_damage_is_feed_used_plus_half_the_goods_rounded_up() -> None:
 
 
 def test_E2_feed_in_hand_is_no_damage() -> None:
-    state = position(hand="feed feed", goods="AAA")
-    state = attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
+    state = from_position_text(
+        "players=4 seed=0 shuffles=5 round=1 phase=game_over dealer=0 to_move=- "
+        "pile=t12b12f12m12e4s26AA4AB3BB4CC4CU3UU4PP4VV4AAA6AAB5ABC4ACU4ACU4BBC5BCV4BPV4CVV5UUP5"
+        "UPV4UPV4PPP6PPV5AAAB7ABCU6BBCC6BBVV6CCUU6CUPV6UUVV6PPPV7 piles=- discard=- "
+        "villages=-/ACP/ACP/ACP/ACP/ACP/BUV/BUV/BUV/BUV/BUV/BUV/BUV/BUV/CP/CP/CP "
+        "seats=Aberlour:s2:AAA:-/Dufftown:-:-:-/Tomintoul:-:-:-/Ballindalloch:-:-:- turn=-"
+    )
     assert outcome(state).damage[0] == 2  # 0 feed used + 3 goods / 2 rounded up
 
 

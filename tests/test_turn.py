@@ -26,6 +26,7 @@ from troedler import (
     apply_move,
     check_invariants,
     end_turn,
+    from_position_text,
     is_legal,
     legal_moves,
     parse_move,
@@ -37,6 +38,15 @@ from troedler.cards import sort_hand
 
 # On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
+
+OWES_TWO = (
+    "players=4 seed=0 shuffles=5 round=1 phase=play_turns dealer=0 to_move=0 pile=t10b11f12"
+    "m12e3s27AB3CC4CU3UU4PP4VV4AAA6AAB5ABC4ACU4ACU4BBC5BCV4BPV4CVV5UUP5UPV4UPV4PPP6PPV5"
+    "AAAB7ABCU6BBCC6BBVV6CCUU6CUPV6UUVV6PPPV7 piles=- discard=- villages=-/ACP/ACP/ACP/ACP/"
+    "ACP/ACP/ACP/ACP/BUV/BUV/BUV/BUV/BUV/BUV/BUV/BUV seats=Aberlour:tbesAA4BB4:-:-/Dufftown"
+    ":t:-:-/Tomintoul:-:-:-/Ballindalloch:-:-:- turn=-:-:2:-"
+)
+"""Seat 0 has ended its turn with six cards, two over the hand limit (T7)."""
 
 
 def test_T1_several_cards_in_one_turn_carried_out_at_once() -> None:
@@ -309,6 +319,7 @@ def test_T7_hand_limit(held: str, discard: str, kept: str, to_value: int) -> Non
 def test_T7_the_same_player_discards_after_ending_the_turn() -> None:
     state = position(hand="trail bridge extra AA:4 BB:4 feed", others={1: "trail"})
     after = apply_move(state, EndTurn())
+    assert after == from_position_text(OWES_TWO)
     assert after.current_player == 0
     assert after.turn.discards_due == 2
     assert after.turn.played == ()
@@ -360,7 +371,7 @@ def test_T7_a_forced_discard_needs_no_decision() -> None:
 
 
 def test_T7_discards_go_in_hand_order() -> None:
-    state = end_turn(position(hand="trail bridge extra AA:4 BB:4 feed", others={1: "trail"}))
+    state = from_position_text(OWES_TWO)
     after_extra = apply_move(state, DiscardCard(EXTRA_GOOD))
     assert [str(m) for m in legal_moves(after_extra)] == ["discard AA:4", "discard BB:4"]
     with pytest.raises(

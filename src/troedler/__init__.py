@@ -60,6 +60,7 @@ from troedler.moves import (
     TakePile,
 )
 from troedler.notation import parse_move
+from troedler.position import from_position_text, position_text
 from troedler.records import GameRecord, GameResult, replay
 from troedler.rules import Rules
 from troedler.scoring import Outcome, Tally, outcome, score, tally
@@ -120,6 +121,7 @@ __all__ = [
     "discard_dealer_pile",
     "end_turn",
     "form_piles",
+    "from_position_text",
     "is_legal",
     "legal_moves",
     "load_board",
@@ -134,6 +136,7 @@ __all__ = [
     "play_feed_move",
     "play_request",
     "play_route",
+    "position_text",
     "replay",
     "score",
     "state_from_json",

@@ -114,6 +114,11 @@ def form_piles(state: GameState) -> GameState:
     at the start of the round, and also mid-forming unless
     ``rules.reshuffle_mid_forming`` is off. With both piles empty, forming
     stops and piles stay short.
+
+    Forming is the chance nodes of an explicit-chance game (:func:`turn_up`),
+    answered from the seed: each card turned up is the top card of the
+    game-round pile as the seed shuffled it, and each reshuffle is the
+    seed's next shuffle.
     """
     if not isinstance(state, GameState):
         raise _no_state(state)
@@ -122,31 +127,20 @@ def form_piles(state: GameState) -> GameState:
             "R1",
             f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
         )
-    deck = list(state.game_round_pile)
-    discard = state.discard_pile
-    shuffles = state.shuffles
-    if not deck and discard:
-        deck, discard, shuffles = (
-            list(shuffled(discard.cards, state.seed, shuffles)),
-            Pile(),
-            shuffles + 1,
-        )
-    num_piles = state.num_players + 1
-    need = PILE_SIZE * num_piles
-    # The cards in the order they are laid: top of the game-round pile first.
-    laid = deck[-need:][::-1]
-    del deck[-need:]
-    if len(laid) < need and discard and state.rules.reshuffle_mid_forming:
-        deck, discard, shuffles = (
-            list(shuffled(discard.cards, state.seed, shuffles)),
-            Pile(),
-            shuffles + 1,
-        )
-        more = need - len(laid)
-        laid += deck[-more:][::-1]
-        del deck[-more:]
-    # One card on each pile, then the next layer: pile j gets every num_piles-th card.
-    piles = tuple(tuple(laid[j::num_piles]) for j in range(num_piles))
+    piles: tuple[tuple[Card, ...] | None, ...] = ((),) * (state.num_players + 1)
+    need = PILE_SIZE * len(piles)
+    laid = 0
+    deck, discard, shuffles = state.game_round_pile, state.discard_pile, state.shuffles
+    while True:
+        deck, discard, shuffles = _settle_forming(state, laid, deck, discard, shuffles)
+        if not deck or laid == need:
+            break
+        # The seed's answers to the next nodes: the top cards of the pile as
+        # it was shuffled, the top card first.
+        take = min(need - laid, len(deck))
+        piles = _lay(piles, laid, deck[: -take - 1 : -1])
+        deck = deck[:-take]
+        laid += take
     return GameState(
         state.rules,
         state.board,
@@ -157,7 +151,7 @@ def form_piles(state: GameState) -> GameState:
         state.dealer,
         state.phase,
         _first_to_take(state),
-        tuple(deck),
+        deck,
         piles,
         discard,
         state.village_goods,
@@ -182,7 +176,7 @@ def start_forming(state: GameState) -> GameState:
     With explicit chance the game-round pile is kept in hand order: its order
     is decided card by card, by :func:`turn_up`.
     """
-    return _settle_forming(
+    return _forming_state(
         attrs.evolve(
             state,
             phase=Phase.FORM_PILES,
@@ -215,10 +209,8 @@ def turn_up(state: GameState, card: Card) -> GameState:
     if deck is None:
         _fail("R2", f"the game-round pile holds no {card} card")
     piles = state.dealer_piles
-    j = _laid(piles) % len(piles)
-    pile = (piles[j] or ()) + (card,)
-    return _settle_forming(
-        attrs.evolve(state, game_round_pile=deck, dealer_piles=_replace(piles, j, pile))
+    return _forming_state(
+        attrs.evolve(state, game_round_pile=deck, dealer_piles=_lay(piles, _laid(piles), (card,)))
     )
 
 
@@ -226,25 +218,50 @@ def _laid(piles: tuple[tuple[Card, ...] | None, ...]) -> int:
     return sum(len(pile or ()) for pile in piles)
 
 
-def _settle_forming(state: GameState) -> GameState:
-    """Make what needs no chance: reshuffling an empty game-round pile (R3),
-    and the end of forming once the piles are full or nothing is left."""
+def _lay(
+    piles: tuple[tuple[Card, ...] | None, ...], laid: int, cards: tuple[Card, ...]
+) -> tuple[tuple[Card, ...] | None, ...]:
+    """``piles`` with ``cards``, turned up in this order after ``laid`` others,
+    laid on them: one card on each pile, then the next layer (R2)."""
+    n = len(piles)
+    grown = [list(pile or ()) for pile in piles]
+    for i, card in enumerate(cards, laid):
+        grown[i % n].append(card)
+    return tuple(map(tuple, grown))
+
+
+def _settle_forming(
+    state: GameState, laid: int, deck: tuple[Card, ...], discard: Pile, shuffles: int
+) -> tuple[tuple[Card, ...], Pile, int]:
+    """The game-round pile, discard pile and shuffle count once what needs no
+    decision is done: an empty game-round pile is replaced by the shuffled
+    discard pile at the start of forming, and mid-forming unless
+    ``rules.reshuffle_mid_forming`` is off (R3); full piles need no more.
+
+    The shuffled pile's order is the seed's next shuffle; with explicit
+    chance it is chance's, card by card, and the pile is kept in hand order.
+    """
+    full = laid == PILE_SIZE * (state.num_players + 1)
+    if deck or full or not discard or (laid and not state.rules.reshuffle_mid_forming):
+        return deck, discard, shuffles
+    if state.rules.explicit_chance:
+        return sort_hand(discard.cards), Pile(), shuffles + 1
+    return shuffled(discard.cards, state.seed, shuffles), Pile(), shuffles + 1
+
+
+def _forming_state(state: GameState) -> GameState:
+    """``state`` while forming with explicit chance, with what needs no chance
+    made (:func:`_settle_forming`), and forming ended once the piles are full
+    or nothing is left to lay."""
     piles = state.dealer_piles
     laid = _laid(piles)
     if laid == PILE_SIZE * len(piles):
         return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
-    if (
-        not state.game_round_pile
-        and state.discard_pile
-        and (laid == 0 or state.rules.reshuffle_mid_forming)
-    ):
-        # The shuffled discard pile: its order is chance's, card by card.
-        state = attrs.evolve(
-            state,
-            game_round_pile=sort_hand(state.discard_pile.cards),
-            discard_pile=Pile(),
-            shuffles=state.shuffles + 1,
-        )
+    deck, discard, shuffles = _settle_forming(
+        state, laid, state.game_round_pile, state.discard_pile, state.shuffles
+    )
+    if deck is not state.game_round_pile:
+        state = attrs.evolve(state, game_round_pile=deck, discard_pile=discard, shuffles=shuffles)
     if not state.game_round_pile:
         return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
     return state

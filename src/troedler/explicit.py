@@ -14,9 +14,14 @@ the list of outcomes and their probabilities. A game started with
   weighted by their count. An empty game-round pile is replaced by the
   discard pile (R3) without a chance node: its order is chance's, later.
 
-The rules are the engine's own: outcomes are applied by the same actions as
-in a seeded game, and every player decision is the same. Both modes give
-the same distribution of games.
+The rules are the engine's own, and there is one chance path: a seeded game
+goes through the same steps and answers each node from its seed. Its goods
+are dealt by the same function, one good of the shuffled bag after another;
+forming its piles lays, by the same function, the top cards of the
+game-round pile as the seed shuffled it; and an empty game-round pile is
+replaced by the same step, with the seed's next shuffle where explicit
+chance keeps the pile in hand order. Every player decision is the same, so
+both modes give the same distribution of games.
 
 >>> from troedler import legal_moves
 >>> state = new_explicit_game(2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import attrs
@@ -27,8 +28,9 @@ from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import GOODS_PER_KIND, Good, Goods
 from troedler.limits import check_seed
 from troedler.pile import Pile
+from troedler.rulebook import SETUP_SHUFFLES
 from troedler.rules import Rules
-from troedler.state import NO_TURN, SETUP_SHUFFLES, GameState, Phase, PlayerState
+from troedler.state import NO_TURN, GameState, Phase, PlayerState
 
 __all__ = ["SETUP_SHUFFLES", "deal", "new_explicit_game", "new_game", "setup_outcomes"]
 
@@ -62,13 +64,11 @@ def new_game(
         )
     check_seed(seed)
 
-    # S4: the 48 goods, mixed, dealt onto the numbered villages in board order.
+    # S4: the 48 goods, mixed, dealt onto the numbered villages in board order:
+    # the chance nodes of an explicit-chance set-up, answered by the seed's
+    # first shuffle of the bag.
     goods_bag = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
-    village_goods = []
-    dealt = 0
-    for numbered in board.villages:
-        village_goods.append(Goods.of(goods_bag[dealt : dealt + numbered.number]))
-        dealt += numbered.number
+    village_goods = _deal_goods(board, (Goods(),) * len(board.villages), goods_bag)
 
     # S5: random requests and special feed, shuffled into the face-up discard pile.
     requests = shuffled(cards.requests, seed, 1)
@@ -95,7 +95,7 @@ def new_game(
         game_round_pile=game_round_pile,
         dealer_piles=(),
         discard_pile=Pile.of(discard),
-        village_goods=tuple(village_goods),
+        village_goods=village_goods,
         players=players,
         turn=NO_TURN,
     )
@@ -207,6 +207,26 @@ def _next_village(state: GameState) -> int | None:
     return None
 
 
+def _deal_goods(
+    board: Board, village_goods: tuple[Goods, ...], goods: Sequence[Good]
+) -> tuple[Goods, ...]:
+    """``village_goods`` after ``goods`` are dealt, one by one, each onto the
+    next numbered village in board order that has fewer than its number (S4).
+
+    The only code that deals goods: an explicit-chance set-up deals one good
+    a chance node, a seeded one the whole shuffled bag at once.
+    """
+    dealt = list(village_goods)
+    village = 0
+    for good in goods:
+        while village < len(dealt) and len(dealt[village]) >= board.villages[village].number:
+            village += 1
+        if village == len(dealt):
+            raise ConfigurationError("S4: every numbered village has its goods")
+        dealt[village] = dealt[village].add(good)
+    return tuple(dealt)
+
+
 def setup_outcomes(state: GameState) -> tuple[tuple[Good | Card, int], ...]:
     """What chance may deal next at set-up, each with its weight.
 
@@ -250,13 +270,10 @@ def deal(state: GameState, outcome: Good | Card) -> GameState:
     weights = dict(setup_outcomes(state))
     if not isinstance(outcome, (Good, *CARD_TYPES)) or outcome not in weights:
         raise IllegalMoveError("S4", f"{describe(outcome)} cannot be dealt now")
-    village = _next_village(state)
-    if village is not None:
-        good = cast(Good, outcome)
-        goods = state.village_goods
+    if _next_village(state) is not None:
         state = attrs.evolve(
             state,
-            village_goods=goods[:village] + (goods[village].add(good),) + goods[village + 1 :],
+            village_goods=_deal_goods(state.board, state.village_goods, (cast(Good, outcome),)),
         )
     else:
         card = cast(Card, outcome)

@@ -26,6 +26,7 @@ from troedler.cli.simulate import (
 )
 from troedler.cli.stepper import step_in_terminal
 from troedler.errors import ConfigurationError, TroedlerError
+from troedler.position import from_position_text
 from troedler.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
 from troedler.simulation.runners import check_scheduler_address
@@ -108,6 +109,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="continue the unfinished game saved in FILE, saving it there again",
+    )
+    play.add_argument(
+        "--position", metavar="TEXT", help="start from a position text (docs/format.md)"
     )
     play.add_argument(
         "--recall",
@@ -233,6 +237,12 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "play":
+        if args.position is not None:
+            if args.resume is not None or args.browser:
+                parser.error(
+                    "--position starts a new game in the terminal: not with --resume or --browser"
+                )
+            args.players = from_position_text(args.position).num_players
         if args.resume is None and not 0 <= args.seat < args.players:
             parser.error(f"--seat must be 0 to {args.players - 1}")
         if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
@@ -248,6 +258,7 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             save=args.save,
             name=args.name,
             resume=args.resume,
+            position=args.position,
         )
     if args.command == "replay":
         if args.html:

@@ -23,6 +23,7 @@ from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, T
 from troedler.legal import apply_move
 from troedler.moves import Move
 from troedler.notation import parse_move
+from troedler.position import from_position_text, position_text
 from troedler.records import GameRecord, replay
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
@@ -58,7 +59,8 @@ Whoever alone has the most damage cannot win; the most points win.
 In the move list, 3)+A is move 3, taking an anvil, and 3)· takes nothing;
 dealer piles go by their own numbers: 1 takes pile 1.
 Commands: 'moves' lists all moves, 'history' (or 'log') the whole game so
-far, 'help' this text, 'quit' (or Ctrl-D, Ctrl-C) leaves; the game is saved
+far, 'help' this text, 'position' prints the whole position as text (every
+hand: for a bug report), 'quit' (or Ctrl-D, Ctrl-C) leaves; the game is saved
 as it goes, and 'troedler play --resume FILE' continues it."""
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -77,6 +79,7 @@ def play_in_terminal(
     name: str = "you",
     screen: bool | None = None,
     resume: str | Path | None = None,
+    position: str | None = None,
 ) -> int:
     """Play a game with a person at ``seat`` and ``bots`` in the other seats; exit status.
 
@@ -89,7 +92,9 @@ def play_in_terminal(
     seat is the one named ``name`` (else ``seat``), and the bots, unless
     given, are the bundled ones the seats are named after. ``screen`` clears
     and redraws a whole screen for each decision, in colour (default: when
-    standard output is a terminal).
+    standard output is a terminal). ``position`` starts from a position text
+    instead of a new game; such a game is not saved as a record (a record
+    starts from a new game), and its last position is printed instead.
     """
     if screen is None:
         screen = sys.stdout.isatty()
@@ -98,9 +103,9 @@ def play_in_terminal(
         game, seat, states = _resumed(Path(resume), name, seat)
         players = game.first.num_players
         seated = _bots_of(game.names, seat, bots, Path(resume))
-        path = Path(save) if save is not None else Path(resume)
+        path: Path | None = Path(save) if save is not None else Path(resume)
         if save is not None:
-            _refuse_existing(path)
+            _refuse_existing(Path(save))
     else:
         if not 0 <= seat < players:
             raise ConfigurationError(f"--seat must be 0 to {players - 1}")
@@ -116,10 +121,16 @@ def play_in_terminal(
                 other = made.pop(0)
                 names.append(f"{other.name} {s}")
                 seated.append(other)
-        path = Path(save) if save is not None else _default_path(seed)
-        _refuse_existing(path)
-        game = _Game(new_game(players, seed=seed), names, seat)
-    game.save(path)  # now, so that a path that cannot be written fails before the game
+        first = new_game(players, seed=seed) if position is None else from_position_text(position)
+        if first.rules.explicit_chance or first.num_players != players:
+            raise ConfigurationError(f"play needs a seeded position of {players} players")
+        path = None
+        if position is None:
+            path = Path(save) if save is not None else _default_path(seed)
+            _refuse_existing(path)
+        game = _Game(first, names, seat)
+    if path is not None:
+        game.save(path)  # now, so that a path that cannot be written fails before the game
     if screen and read is input:
         _enable_line_editing()
     rngs = [bot_rng(game.first.seed, s) for s in range(players)]
@@ -146,7 +157,8 @@ def play_in_terminal(
                 seen = observe(state, mover)
                 game.play(bot.choose(seen, seen.legal_moves, rngs[mover]), mover)
                 continue
-            game.save(path)
+            if path is not None:
+                game.save(path)
             seen = observe(state, mover, recall=recall)
             chosen = _ask(game, seen, read, write, screen, colour)
             if chosen is None:
@@ -161,6 +173,9 @@ def play_in_terminal(
             write("")
             write(f"Game over after round {game.state.round}.")
             write(render_scores(game.state, game.names, colour, you=seat))
+    if path is None:
+        write(f"A game from a position is not saved; it stopped at: {position_text(game.state)}")
+        return status
     try:
         game.save(path)
     except ConfigurationError as error:
@@ -447,6 +462,12 @@ def _ask(
         if lowered in ("history", "log"):
             if not _pages(game.history(), read, write, screen):
                 return None
+            continue
+        if lowered == "position":
+            write(position_text(game.state))
+            if screen:
+                with contextlib.suppress(EOFError):
+                    read("(Enter: back to the game) ")
             continue
         if lowered == "moves":
             lines = []

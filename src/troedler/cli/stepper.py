@@ -3,16 +3,18 @@
 Each step shows the whole position after one move (every hand included) on
 one 80 by 24 screen. Enter goes on, ``b`` goes back, ``j N`` (or just a
 number) jumps to step N, ``f`` and ``l`` go to the first and last step,
-``q`` stops.
+``position`` prints the position text of the step, ``q`` stops.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 
 from troedler.cli.play import too_small
 from troedler.cli.replay import record_of
+from troedler.position import position_text
 from troedler.records import replay
 from troedler.text.render import render_scores, render_screen, wants_colour
 from troedler.text.view import view_of
@@ -72,6 +74,11 @@ def step_in_terminal(
             if step == last:
                 message = "This is the last step: b goes back, q stops."
             step = min(last, step + 1)
+        elif words[0] == "position":
+            write(position_text(state))
+            if screen:
+                with contextlib.suppress(EOFError, KeyboardInterrupt):
+                    read("(Enter: back) ")
         elif words[0] in ("q", "quit"):
             return 0
         elif words[0] in ("b", "back", "p"):
