@@ -26,13 +26,11 @@ from collections.abc import Sequence
 
 from troedler.errors import ConfigurationError, quote
 from troedler.moves import Move
-from troedler.position_facts import check_position, num_players
-from troedler.state import GameState
+from troedler.position_facts import Position, check_position, num_players
 from troedler.svg.drawing import Picture, picture
 from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
 from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
-from troedler.views import Observation
 
 __all__ = [
     "GOOD_COLOURS",
@@ -46,8 +44,6 @@ __all__ = [
     "replay_html",
     "write_replay_html",
 ]
-
-Position = GameState | Observation
 
 
 def board_picture(
