@@ -27,9 +27,7 @@ from troedler.state import GameState
 
 DATA = Path(__file__).parent / "data" / "seeded_state_hashes.json"
 SEEDS = range(1, 13)
-GAMES = [
-    (players, mid, seed) for players in (2, 3, 4) for mid in (True, False) for seed in SEEDS
-]
+GAMES = [(players, mid, seed) for players in (2, 3, 4) for mid in (True, False) for seed in SEEDS]
 MAX_DECISIONS = 400
 """Enough for several rounds and the reshuffles they bring, and a modest runtime."""
 
