@@ -81,6 +81,12 @@ def _seed_answers(
     and the game-round pile, top card last (S6: the fourth shuffle of the
     cards left). These are the four set-up shuffles every seeded game has
     made, in this order, since its first release.
+
+    The fourth shuffle mixes the cards left as seeded set-ups have always
+    listed them (the routes, the requests not chosen in the second shuffle's
+    order, the special feed, the extra goods), not in hand order: in any
+    other order every old seed would deal another game, and old records
+    would no longer replay.
     """
     goods_bag = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
     requests = shuffled(cards.requests, seed, 1)
@@ -136,7 +142,7 @@ def _table(
     return rules, board, cards, players
 
 
-# --- set-up with explicit chance: good by good, card by card (S4-S6) --------
+# --- the set-up's chance nodes: good by good, card by card (S4-S6) -------
 
 
 def new_explicit_game(
