@@ -11,9 +11,11 @@ import pytest
 
 from troedler import GameRecord, Phase, Rules, form_piles, new_game, replay, state_from_json
 from troedler.actions import turn_up
+from troedler.cards import sort_hand
 from troedler.chance import shuffled
 from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
 from troedler.goods import GOODS_PER_KIND, Good
+from troedler.setup import _seed_answers
 from troedler.state import GameState
 
 
@@ -117,3 +119,31 @@ def test_the_version_2_records_are_there_and_reshuffle() -> None:
         json.loads(p.with_suffix(".final-state.json").read_text())["shuffles"] for p in VERSION_2
     ]
     assert max(shuffles) > 10
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 5), (4, 6), (4, 7)])
+def test_S5_S6_a_seeded_set_up_is_the_explicit_nodes_answered_from_the_seed(
+    players: int, seed: int
+) -> None:
+    """Every answer the seed gives is an outcome the explicit node offers, and
+    the explicit game answered so, card by card, is the seeded game."""
+    seeded = new_game(players, seed=seed)
+    goods, setup_pile, game_round_pile = _seed_answers(seeded.rules, seeded.cards, seed)
+    state = new_explicit_game(players)
+    for outcome in (*goods, *setup_pile):
+        assert outcome in dict(chance_outcomes(state))
+        state = apply_chance(state, outcome)
+    assert state.phase is Phase.FORM_PILES
+    # The seed orders exactly the cards the set-up left face down (S6).
+    assert sort_hand(game_round_pile) == state.game_round_pile
+    for card in reversed(game_round_pile):
+        if not is_chance_node(state):
+            break
+        assert card in dict(chance_outcomes(state))
+        state = apply_chance(state, card)
+    assert state.village_goods == seeded.village_goods
+    assert state.discard_pile == seeded.discard_pile
+    assert state.dealer_piles == seeded.dealer_piles
+    assert state.current_player == seeded.current_player
+    assert state.shuffles == seeded.shuffles
+    assert sort_hand(state.game_round_pile) == sort_hand(seeded.game_round_pile)

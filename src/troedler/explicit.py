@@ -15,13 +15,15 @@ the list of outcomes and their probabilities. A game started with
   discard pile (R3) without a chance node: its order is chance's, later.
 
 The rules are the engine's own, and there is one chance path: a seeded game
-goes through the same steps and answers each node from its seed. Its goods
-are dealt by the same function, one good of the shuffled bag after another;
-forming its piles lays, by the same function, the top cards of the
-game-round pile as the seed shuffled it; and an empty game-round pile is
-replaced by the same step, with the seed's next shuffle where explicit
-chance keeps the pile in hand order. Every player decision is the same, so
-both modes give the same distribution of games.
+goes through the same steps and answers each node from its seed. It works
+out the seed's four set-up shuffles up front and gives them to the same
+step: its goods are dealt one good of the shuffled bag after another, its
+set-up discard pile is laid bottom to top as the seed mixed it, and the
+cards left are the game-round pile in the order the seed shuffled them.
+Forming its piles lays, by the same function, the top cards of that pile;
+and an empty game-round pile is replaced by the same step, with the seed's
+next shuffle where explicit chance keeps the pile in hand order. Every
+player decision is the same, so both modes give the same distribution of games.
 
 >>> from troedler import legal_moves
 >>> state = new_explicit_game(2)

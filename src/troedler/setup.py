@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import cast
 
@@ -19,7 +20,7 @@ from troedler.cards import (
     card_sort_key,
     default_cards,
     hand_counts,
-    hand_without,
+    hand_index,
     sort_hand,
 )
 from troedler.chance import shuffled
@@ -63,43 +64,39 @@ def new_game(
             "start a game with explicit chance with new_explicit_game"
         )
     check_seed(seed)
+    # The explicit-chance set-up, its nodes answered from the seed's stream.
+    goods_bag, setup_pile, game_round_pile = _seed_answers(rules, cards, seed)
+    state = _unset(rules, board, cards, players, starting_dealer, seed)
+    return _dealt(state, goods_bag, setup_pile, game_round_pile)
 
-    # S4: the 48 goods, mixed, dealt onto the numbered villages in board order:
-    # the chance nodes of an explicit-chance set-up, answered by the seed's
-    # first shuffle of the bag.
+
+def _seed_answers(
+    rules: Rules, cards: CardCatalogue, seed: int
+) -> tuple[tuple[Good, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The seed's answers to the set-up's chance nodes, worked out up front.
+
+    The goods in the order they are dealt (S4: the seed's first shuffle of
+    the bag); the set-up discard pile, bottom to top (S5: the seed's second
+    shuffle picks the requests, its third mixes them with the special feed);
+    and the game-round pile, top card last (S6: the fourth shuffle of the
+    cards left). These are the four set-up shuffles every seeded game has
+    made, in this order, since its first release.
+
+    The fourth shuffle mixes the cards left as seeded set-ups have always
+    listed them (the routes, the requests not chosen in the second shuffle's
+    order, the special feed, the extra goods), not in hand order: in any
+    other order every old seed would deal another game, and old records
+    would no longer replay.
+    """
     goods_bag = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
-    village_goods = _deal_goods(board, (Goods(),) * len(board.villages), goods_bag)
-
-    # S5: random requests and special feed, shuffled into the face-up discard pile.
     requests = shuffled(cards.requests, seed, 1)
     chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
+    setup_pile = shuffled(chosen + (SPECIAL_FEED,) * rules.setup_feed, seed, 2)
     feed_left = cards.special_feed - rules.setup_feed
-    discard = shuffled(chosen + (SPECIAL_FEED,) * rules.setup_feed, seed, 2)
-
-    # S6: every other card of the deck becomes the face-down game-round pile.
     deck: tuple[Card, ...] = (
         cards.routes + rest + (SPECIAL_FEED,) * feed_left + (EXTRA_GOOD,) * cards.extra_goods
     )
-    game_round_pile = shuffled(deck, seed, 3)
-
-    state = GameState(
-        rules=rules,
-        board=board,
-        cards=cards,
-        seed=seed,
-        shuffles=SETUP_SHUFFLES,
-        round=1,
-        dealer=starting_dealer,
-        phase=Phase.TAKE_PILES,
-        current_player=None,
-        game_round_pile=game_round_pile,
-        dealer_piles=(),
-        discard_pile=Pile.of(discard),
-        village_goods=village_goods,
-        players=players,
-        turn=NO_TURN,
-    )
-    return form_piles(state)
+    return goods_bag, setup_pile, shuffled(deck, seed, 3)
 
 
 def _table(
@@ -145,7 +142,7 @@ def _table(
     return rules, board, cards, players
 
 
-# --- set-up with explicit chance: good by good, card by card (S4-S6) --------
+# --- the set-up's chance nodes: good by good, card by card (S4-S6) -------
 
 
 def new_explicit_game(
@@ -171,6 +168,19 @@ def new_explicit_game(
     rules, board, cards, players = _table(num_players, starting_dealer, board, rules, cards)
     if not rules.explicit_chance:
         raise ConfigurationError("rules.explicit_chance must be on for a game with explicit chance")
+    return _unset(rules, board, cards, players, starting_dealer, seed=0)
+
+
+def _unset(
+    rules: Rules,
+    board: Board,
+    cards: CardCatalogue,
+    players: tuple[PlayerState, ...],
+    starting_dealer: int,
+    seed: int,
+) -> GameState:
+    """The table before chance: no goods dealt, no card laid, the whole deck
+    face down (S4-S6), waiting at the first chance node of the set-up."""
     deck = (
         cards.routes
         + cards.requests
@@ -181,7 +191,7 @@ def new_explicit_game(
         rules=rules,
         board=board,
         cards=cards,
-        seed=0,
+        seed=seed,
         shuffles=0,
         round=1,
         dealer=starting_dealer,
@@ -197,11 +207,9 @@ def new_explicit_game(
     )
 
 
-def _next_village(state: GameState) -> int | None:
+def _next_village(board: Board, village_goods: tuple[Goods, ...]) -> int | None:
     """The numbered village that gets the next good at set-up (S4), if any."""
-    for i, (village, goods) in enumerate(
-        zip(state.board.villages, state.village_goods, strict=True)
-    ):
+    for i, (village, goods) in enumerate(zip(board.villages, village_goods, strict=True)):
         if len(goods) < village.number:
             return i
     return None
@@ -238,7 +246,7 @@ def setup_outcomes(state: GameState) -> tuple[tuple[Good | Card, int], ...]:
     """
     if state.phase is not Phase.SET_UP:
         raise IllegalMoveError("S4", f"the game is set up already (now: {state.phase.value})")
-    if _next_village(state) is not None:
+    if _next_village(state.board, state.village_goods) is not None:
         left = [GOODS_PER_KIND] * len(Good)
         for goods in state.village_goods:
             for kind, n in enumerate(goods.counts):
@@ -270,24 +278,69 @@ def deal(state: GameState, outcome: Good | Card) -> GameState:
     weights = dict(setup_outcomes(state))
     if not isinstance(outcome, (Good, *CARD_TYPES)) or outcome not in weights:
         raise IllegalMoveError("S4", f"{describe(outcome)} cannot be dealt now")
-    if _next_village(state) is not None:
-        state = attrs.evolve(
-            state,
-            village_goods=_deal_goods(state.board, state.village_goods, (cast(Good, outcome),)),
+    if _next_village(state.board, state.village_goods) is not None:
+        return _dealt(state, (cast(Good, outcome),), (), None)
+    return _dealt(state, (), (cast(Card, outcome),), None)
+
+
+def _dealt(
+    state: GameState,
+    goods: Sequence[Good],
+    setup_pile: Sequence[Card],
+    game_round_pile: tuple[Card, ...] | None,
+) -> GameState:
+    """``state`` after chance dealt ``goods`` to the next villages (S4) and
+    laid ``setup_pile`` on the set-up discard pile (S5), in that order.
+
+    The only code that sets up: an explicit-chance game deals one good or
+    card a chance node, a seeded one all the seed's answers at once. Once
+    the set-up is complete, the rest of the deck is the game-round pile
+    (S6): in hand order with explicit chance, whose order chance decides
+    card by card while the piles are formed; in ``game_round_pile``'s
+    order, the seed's, in a seeded game. Then round 1's piles are formed.
+    """
+    village_goods = state.village_goods
+    if goods:
+        village_goods = _deal_goods(state.board, village_goods, goods)
+    deck, discard = state.game_round_pile, state.discard_pile
+    if setup_pile:
+        deck = _without(deck, setup_pile)
+        discard = discard.add(setup_pile)
+    if _next_village(state.board, village_goods) is not None or len(discard) < (
+        state.rules.setup_requests + state.rules.setup_feed
+    ):
+        return attrs.evolve(
+            state, village_goods=village_goods, game_round_pile=deck, discard_pile=discard
         )
-    else:
-        card = cast(Card, outcome)
-        state = attrs.evolve(
-            state,
-            game_round_pile=cast(tuple[Card, ...], hand_without(state.game_round_pile, card)),
-            discard_pile=state.discard_pile.add((card,)),
-        )
-    if _next_village(state) is None and not setup_outcomes(state):
+    if state.rules.explicit_chance:
+        game_round_pile = deck
+    elif game_round_pile is None or len(game_round_pile) != len(deck):
+        raise ConfigurationError("S6: the game-round pile must hold the cards left")
+    state = attrs.evolve(
+        state,
+        village_goods=village_goods,
+        game_round_pile=game_round_pile,
+        discard_pile=discard,
+        phase=Phase.TAKE_PILES,
         # As many shuffles as a seeded set-up makes, so that views know the
         # set-up pile still lies at the bottom of the discard pile (I2).
-        state = attrs.evolve(state, phase=Phase.TAKE_PILES, shuffles=SETUP_SHUFFLES)
-        return start_forming(state)
-    return state
+        shuffles=SETUP_SHUFFLES,
+    )
+    return start_forming(state) if state.rules.explicit_chance else form_piles(state)
+
+
+def _without(deck: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The sorted ``deck`` with ``cards`` taken out, one each (S5)."""
+    kept: list[tuple[Card, ...]] = []
+    start = 0
+    for card, count in hand_counts(sort_hand(cards)):
+        i = hand_index(deck, card)
+        if i < 0 or i + count > len(deck) or deck[i + count - 1].sort_key != card.sort_key:
+            raise ConfigurationError(f"S5: the deck holds fewer than {count} {card} cards")
+        kept.append(deck[start:i])
+        start = i + count
+    kept.append(deck[start:])
+    return tuple(itertools.chain.from_iterable(kept))
 
 
 def _check_starting_set(board: Board, cards: CardCatalogue, village: str) -> None:
