@@ -16,8 +16,18 @@ go between the JAX state and the core's :class:`~troedler.GameState`.
 Needs jax and pgx (``pip install 'troedler[jax]'``).
 """
 
-from troedler.jax.bridge import from_state, to_state
+from troedler.jax.bridge import from_state, to_state, to_states
 from troedler.jax.engine import State
 from troedler.jax.env import TroedlerEnv, make
+from troedler.jax.play import Played, random_play
 
-__all__ = ["State", "TroedlerEnv", "from_state", "make", "to_state"]
+__all__ = [
+    "Played",
+    "State",
+    "TroedlerEnv",
+    "from_state",
+    "make",
+    "random_play",
+    "to_state",
+    "to_states",
+]

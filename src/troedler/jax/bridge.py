@@ -155,9 +155,7 @@ def _core_state(t: Tables, s: dict[str, Any], seed: int, explicit: bool) -> Game
     )
 
 
-def from_state(
-    state: GameState, *, recall: str = "table", max_rounds: int | None = 100
-) -> State:
+def from_state(state: GameState, *, recall: str = "table", max_rounds: int | None = 100) -> State:
     """The JAX state of the core ``state``: one game, unbatched.
 
     ``recall`` and ``max_rounds`` are those of the environment that is to go
@@ -180,7 +178,9 @@ def from_state(
     if recall not in ("table", "perfect"):
         raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
     if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
-        raise ConfigurationError(f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}")
+        raise ConfigurationError(
+            f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}"
+        )
     rules = attrs.evolve(state.rules, explicit_chance=False)
     t = tables(Game(rules, state.board, state.cards, recall, max_rounds))
     kind = {card.sort_key: i for i, card in enumerate(t.card_list)}
@@ -217,9 +217,7 @@ def from_state(
         observation=jnp.zeros(t.observation_size, jnp.float32),
         rewards=jnp.zeros(t.n, jnp.float32),
         terminated=jnp.bool_(over),
-        truncated=jnp.bool_(
-            not over and max_rounds is not None and state.round > max_rounds
-        ),
+        truncated=jnp.bool_(not over and max_rounds is not None and state.round > max_rounds),
         legal_action_mask=jnp.zeros(t.num_actions, bool),
         _step_count=i32(0),
         round=i32(state.round),
@@ -242,9 +240,7 @@ def from_state(
         played_size=i32(len(turn.played)),
         delivered=jnp.asarray(delivered),
         discards_due=i32(turn.discards_due),
-        last_discard=i32(
-            -1 if turn.last_discard is None else kind[turn.last_discard.sort_key]
-        ),
+        last_discard=i32(-1 if turn.last_discard is None else kind[turn.last_discard.sort_key]),
         game=t.game,
     )
     mask = engine.legal_mask(t, s)
@@ -254,4 +250,3 @@ def from_state(
     return s.replace(  # type: ignore[no-any-return]
         legal_action_mask=mask, observation=engine.observe(t, s, jnp.int32(seat))
     )
-

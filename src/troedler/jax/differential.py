@@ -85,6 +85,7 @@ class Report:
     """Steps compared (one game, one action)."""
     games_started: int
     games_finished: int
+    games_truncated: int
     mismatches: int
     kinds: dict[str, int]
     """Mismatches by what differed: ``state``, ``mask``, ``observation`` ..."""
@@ -149,10 +150,7 @@ def _laid(state: GameState) -> list[Any]:
     """The cards of the dealer piles in the order they were laid (R2)."""
     piles = [pile or () for pile in state.dealer_piles]
     return [
-        piles[j][layer]
-        for layer in range(4)
-        for j in range(len(piles))
-        if layer < len(piles[j])
+        piles[j][layer] for layer in range(4) for j in range(len(piles)) if layer < len(piles[j])
     ]
 
 
@@ -191,16 +189,20 @@ def walk(
     max_rounds: int | None = 100,
     rules: Rules | None = None,
     broken: str | None = None,
+    eager: bool = False,
 ) -> Report:
     """Random masked walks of ``games`` JAX games at once, ``steps`` steps each,
     every step compared with the core (see the module docstring).
 
-    A finished or truncated game is replaced by a new one. ``broken`` names
+    A finished or truncated game is replaced by a new one. With ``eager``,
+    a seat fulfils a goods request whenever it can (and otherwise moves at
+    random): random play then reaches the end of the game many times sooner. ``broken`` names
     a rule of :data:`BROKEN_RULES` to break in the JAX engine, for a
     negative control: the walk must then report mismatches.
     """
     env, init, step, views = _programs(players, recall, max_rounds, rules, broken)
     layout = action_layout(env.game.board, env.game.cards)
+    deliver = layout.section("deliver")
     rng = np.random.default_rng(seed)
     key = jax.random.PRNGKey(seed)
     key, sub = jax.random.split(key)
@@ -209,7 +211,7 @@ def walk(
     phases: Counter[str] = Counter()
     events: Counter[str] = Counter()
     first: list[str] = []
-    started, finished, compared = games, 0, 0
+    started, finished, truncations, compared = games, 0, 0, 0
     other_recall = "perfect" if recall == "table" else "table"
 
     def mismatch(kind: str, game: int, what: str) -> None:
@@ -249,8 +251,10 @@ def walk(
                     if not np.array_equal(seen[i, r, seat], tensor):
                         mismatch("observation", i, f"seat {seat}, recall {name}")
             # The core's choice where the two disagree, so that the walk goes on.
-            choices = legal or tuple(np.flatnonzero(mask[i]))
-            actions[i] = choices[rng.integers(len(choices))] if choices else 0
+            choices: tuple[int, ...] = legal or tuple(int(a) for a in np.flatnonzero(mask[i]))
+            if eager:
+                choices = tuple(a for a in choices if a in deliver) or choices
+            actions[i] = choices[int(rng.integers(len(choices)))] if choices else 0
         key, sub = jax.random.split(key)
         after = step(state, jnp.asarray(actions), jax.random.split(sub, games))
         next_cores = to_states(after)
@@ -287,7 +291,7 @@ def walk(
             if bool(terminated[i]) != over:
                 mismatch("end", i, f"terminated {terminated[i]}, core over {over}")
             if over:
-                want = np.float32(rewards_for(outcome(next_cores[i])))
+                want = np.asarray(rewards_for(outcome(next_cores[i])), np.float32)
                 if not np.array_equal(rewards[i], want):
                     mismatch("rewards", i, f"{rewards[i]} vs {want}")
             elif np.any(rewards[i]):
@@ -297,23 +301,24 @@ def walk(
                 mismatch("truncation", i, f"round {next_cores[i].round}")
         done = terminated | truncated
         finished += int(terminated.sum())
+        truncations += int(truncated.sum())
         if done.any():
             key, sub = jax.random.split(key)
             after = _reset(after, init(jax.random.split(sub, games)), done)
             started += int(done.sum())
             next_cores = to_states(after)
             twins = _twins(next_cores)
-            for i in np.flatnonzero(done):
-                set_up(int(i), next_cores[i], twins[i])
+            for fresh in np.flatnonzero(done).tolist():
+                set_up(fresh, next_cores[fresh], twins[fresh])
         state, cores = after, next_cores
     return Report(
         steps=compared,
         games_started=started,
         games_finished=finished,
+        games_truncated=truncations,
         mismatches=sum(kinds.values()),
         kinds=dict(kinds),
         phases=dict(phases),
         events=dict(events),
         first=first[0] if first else None,
     )
-

@@ -22,10 +22,19 @@ import numpy as np
 import pgx
 from pgx._src.struct import dataclass, field
 
-from troedler.jax.tables import EXTRA, FEED, GOODS, PILE_SIZE, ROUTE_KINDS, Game, Tables
+from troedler.jax.tables import EXTRA, FEED, GOODS, PILE_SIZE, Game, Tables
 from troedler.state import SETUP_SHUFFLES, Phase
 
-__all__ = ["GAME_OVER", "PLAY_TURNS", "TAKE_PILES", "State", "init", "legal_mask", "observe", "step"]
+__all__ = [
+    "GAME_OVER",
+    "PLAY_TURNS",
+    "TAKE_PILES",
+    "State",
+    "init",
+    "legal_mask",
+    "observe",
+    "step",
+]
 
 Array = jax.Array
 
@@ -118,7 +127,7 @@ def _append(stack: Array, size: Array, items: Array, valid: Array) -> tuple[Arra
     return stack.at[position].set(items.astype(_I32), mode="drop"), size + valid.sum()
 
 
-def _one_hot(value: Array, size: int) -> Array:
+def _one_hot(value: Array | int, size: int) -> Array:
     """``value`` one-hot in ``size`` places; all zero for a value out of range."""
     return (jnp.arange(size) == value).astype(_I32)
 
@@ -283,16 +292,13 @@ def legal_mask(t: Tables, s: State) -> Array:
     kind, to = jnp.asarray(t.route_kind), jnp.asarray(t.route_to)
     adjacent = jnp.asarray(t.adjacent)
     route = (
-        turn
-        & (hand[kind] > 0)
-        & adjacent[kind, cart, to]
-        & arrival(to, jnp.asarray(t.route_take))
+        turn & (hand[kind] > 0) & adjacent[kind, cart, to] & arrival(to, jnp.asarray(t.route_take))
     )
     extra = turn & (hand[EXTRA] > 0) & (here > 0)
     feed = hand[FEED]
     feed_to = jnp.asarray(t.feed_to)
-    feed_move = turn & (feed > 0) & adjacent[4, cart, feed_to] & arrival(
-        feed_to, jnp.asarray(t.feed_take)
+    feed_move = (
+        turn & (feed > 0) & adjacent[4, cart, feed_to] & arrival(feed_to, jnp.asarray(t.feed_take))
     )
     feed_extra = turn & (feed > 0) & (here > 0)
     request = jnp.asarray(t.deliver_type)
@@ -375,7 +381,11 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     good_i = jnp.clip(offset, 0, GOODS - 1)
     card = jnp.select(
         [is_route, is_extra, is_deliver],
-        [jnp.asarray(t.route_kind)[route_i], jnp.int32(EXTRA), jnp.asarray(t.deliver_type)[deliver_i]],
+        [
+            jnp.asarray(t.route_kind)[route_i],
+            jnp.int32(EXTRA),
+            jnp.asarray(t.deliver_type)[deliver_i],
+        ],
         jnp.int32(FEED),
     )
     cart = s.cart[seat]
@@ -490,7 +500,9 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
         discard_size=discard_size,
         piles=jnp.where(leave_piles, 0, s.piles),
         pile_size=jnp.where(leave_piles, 0, s.pile_size),
-        pile_gone=jnp.where(leave_piles, True, jnp.where(is_take | is_discard_pile, gone, s.pile_gone)),
+        pile_gone=jnp.where(
+            leave_piles, True, jnp.where(is_take | is_discard_pile, gone, s.pile_gone)
+        ),
         village_goods=village_goods,
         cart=carts,
         goods=goods,
@@ -506,7 +518,9 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     s = jax.tree_util.tree_map(lambda new, old: jnp.where(next_round, new, old), formed, s)
     rewards = jnp.where(game_over, _rewards(t, value_pile, goods), 0.0)
     truncated = (
-        jnp.bool_(False) if t.game.max_rounds is None else ~game_over & (s.round > t.game.max_rounds)
+        jnp.bool_(False)
+        if t.game.max_rounds is None
+        else ~game_over & (s.round > t.game.max_rounds)
     )
     s = s.replace(rewards=rewards, terminated=game_over, truncated=truncated)
     return s.replace(legal_action_mask=legal_mask(t, s))  # type: ignore[no-any-return]

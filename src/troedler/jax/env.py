@@ -75,6 +75,19 @@ class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
         """The seat of the first dealer (S3); None: drawn from the key, as the
         PettingZoo env draws it."""
 
+    def __eq__(self, other: object) -> bool:
+        # Equal environments share compiled programs (see troedler.jax.play).
+        if not isinstance(other, TroedlerEnv):
+            return NotImplemented
+        return (
+            self.tables is other.tables
+            and self.game == other.game
+            and self.starting_dealer == other.starting_dealer
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.starting_dealer))
+
     def _init(self, key: jax.Array) -> State:
         return engine.init(self.tables, key, self.starting_dealer)
 

@@ -13,6 +13,7 @@ observation tensor's; villages in board order; goods in
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import attrs
 import numpy as np
@@ -113,8 +114,8 @@ class Tables:
     """Per discard-card action: the card type discarded (T7)."""
 
 
-def _array(values: object, dtype: type = np.int32) -> npt.NDArray[np.int32]:
-    array = np.array(values, dtype=dtype)
+def _array(values: object, dtype: type = np.int32) -> Any:
+    array: Any = np.array(values, dtype=dtype)
     array.setflags(write=False)
     return array
 
@@ -153,23 +154,20 @@ def tables(game: Game) -> Tables:
         section = layout.section(name)
         return range(section.start, section.stop)
 
-    route_moves = [layout.move(i) for i in ids("route")]
-    feed_moves = [layout.move(i) for i in ids("feed move")]
-    deliver_moves = [layout.move(i) for i in ids("deliver")]
-    discard_moves = [layout.move(i) for i in ids("discard card")]
-    assert all(isinstance(m, PlayRoute) for m in route_moves)
-    assert all(isinstance(m, PlayFeedMove) for m in feed_moves)
-    assert all(isinstance(m, PlayRequest) for m in deliver_moves)
-    assert all(isinstance(m, DiscardCard) for m in discard_moves)
+    route_moves = [m for i in ids("route") if isinstance(m := layout.move(i), PlayRoute)]
+    feed_moves = [m for i in ids("feed move") if isinstance(m := layout.move(i), PlayFeedMove)]
+    deliver_moves = [m for i in ids("deliver") if isinstance(m := layout.move(i), PlayRequest)]
+    discard_moves = [m for i in ids("discard card") if isinstance(m := layout.move(i), DiscardCard)]
+    # Each section holds only its own kind of move (troedler.adapters.actions).
+    assert len(route_moves) + len(feed_moves) + len(deliver_moves) + len(discard_moves) == sum(
+        len(ids(name)) for name in ("route", "feed move", "deliver", "discard card")
+    )
 
     def take(good: Good | None) -> int:
         return -1 if good is None else int(good)
 
-    deliver_goods = [m.delivered.counts for m in deliver_moves]  # type: ignore[attr-defined]
-    deliver_replaced = [
-        len(m.request.goods - m.delivered)  # type: ignore[attr-defined]
-        for m in deliver_moves
-    ]
+    deliver_goods = [m.delivered.counts for m in deliver_moves]
+    deliver_replaced = [len(m.request.goods - m.delivered) for m in deliver_moves]
     carried = max(START_HAND, rules.hand_limit)
     return Tables(
         game=game,
@@ -196,17 +194,13 @@ def tables(game: Game) -> Tables:
         route_cards=_array([index[card.sort_key] for card in cards.routes]),
         request_cards=_array([index[card.sort_key] for card in cards.requests]),
         section_starts=_array([section.start for section in layout.sections]),
-        route_kind=_array([int(m.kind) for m in route_moves]),  # type: ignore[attr-defined]
-        route_to=_array([board.index(m.to) for m in route_moves]),  # type: ignore[attr-defined]
-        route_take=_array([take(m.take) for m in route_moves]),  # type: ignore[attr-defined]
-        feed_to=_array([board.index(m.to) for m in feed_moves]),  # type: ignore[attr-defined]
-        feed_take=_array([take(m.take) for m in feed_moves]),  # type: ignore[attr-defined]
-        deliver_type=_array(
-            [index[m.request.sort_key] for m in deliver_moves]  # type: ignore[attr-defined]
-        ),
+        route_kind=_array([int(m.kind) for m in route_moves]),
+        route_to=_array([board.index(m.to) for m in route_moves]),
+        route_take=_array([take(m.take) for m in route_moves]),
+        feed_to=_array([board.index(m.to) for m in feed_moves]),
+        feed_take=_array([take(m.take) for m in feed_moves]),
+        deliver_type=_array([index[m.request.sort_key] for m in deliver_moves]),
         deliver_goods=_array(deliver_goods),
         deliver_replaced=_array(deliver_replaced),
-        discard_type=_array(
-            [index[m.card.sort_key] for m in discard_moves]  # type: ignore[attr-defined]
-        ),
+        discard_type=_array([index[m.card.sort_key] for m in discard_moves]),
     )
