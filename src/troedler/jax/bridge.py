@@ -8,6 +8,7 @@ tests use it to compare the two engines step by step.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
@@ -243,10 +244,19 @@ def from_state(state: GameState, *, recall: str = "table", max_rounds: int | Non
         last_discard=i32(-1 if turn.last_discard is None else kind[turn.last_discard.sort_key]),
         game=t.game,
     )
-    mask = engine.legal_mask(t, s)
-    if over:
-        mask = jnp.ones_like(mask)  # pgx's convention for a finished game
-    seat = max(state.current_player or 0, 0)
-    return s.replace(  # type: ignore[no-any-return]
-        legal_action_mask=mask, observation=engine.observe(t, s, jnp.int32(seat))
-    )
+    return _finished(t)(s, jnp.int32(state.current_player or 0))  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=16)
+def _finished(t: Tables) -> Any:
+    """A compiled function that fills in a state's mask and observation."""
+
+    def finish(s: State, seat: jax.Array) -> State:
+        mask = engine.legal_mask(t, s)
+        # pgx's convention for a finished game: every action "legal".
+        mask = jnp.where(s.phase == engine.GAME_OVER, True, mask)
+        return s.replace(  # type: ignore[no-any-return]
+            legal_action_mask=mask, observation=engine.observe(t, s, seat)
+        )
+
+    return jax.jit(finish)

@@ -1,9 +1,13 @@
-"""Random play inside one jit-compiled loop: games at random, to the end and again.
+"""Random play inside jit-compiled loops: games at random, to the end and again.
 
 :func:`random_play` runs a batch of games for a number of steps with random
 legal actions drawn inside ``jax.lax.scan``, starting a new game wherever
-one ends (with pgx's own ``pgx.experimental.auto_reset``). The speed
-benchmark measures it; it is also the smallest example of the engine at work.
+one ends. By default it wraps the step in pgx's own
+``pgx.experimental.auto_reset``; with ``reset_every`` it resets finished
+games only every so many steps instead, which spares the batch the set-up
+that ``auto_reset`` computes at every step for every game (under ``vmap``
+both sides of its ``lax.cond`` run). The speed benchmark measures both; it
+is also the smallest example of the engine at work.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ class Played:
     truncated: int
     """Games cut at ``max_rounds``."""
     steps: int
-    """Steps made, over all games of the batch."""
+    """Steps made in running games, over the whole batch (with auto_reset: every step)."""
 
 
 def _check_count(value: object, name: str) -> int:
@@ -43,43 +47,96 @@ def _check_count(value: object, name: str) -> int:
     return value
 
 
+def _random_actions(state: State, key: jax.Array) -> jax.Array:
+    # A random legal action: the mask as logits, -inf where illegal.
+    logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+    return jax.random.categorical(key, logits, axis=-1)
+
+
 @functools.lru_cache(maxsize=16)
-def _program(env: TroedlerEnv, games: int, steps: int) -> Any:
-    step = jax.vmap(auto_reset(env.step, env.init))
+def _program(env: TroedlerEnv, games: int, steps: int, reset_every: int | None) -> Any:
+    init = jax.vmap(env.init)
+    plain = jax.vmap(env.step)
+    wrapped = jax.vmap(auto_reset(env.step, env.init))
 
-    def run(key: jax.Array) -> tuple[State, jax.Array, jax.Array]:
-        key, first = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(first, games))
-
-        def one(carry: tuple[State, jax.Array, jax.Array, jax.Array], _: None) -> Any:
-            state, key, finished, truncated = carry
-            key, pick, chance = jax.random.split(key, 3)
-            # A random legal action: the mask as logits, -inf where illegal.
-            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(pick, logits, axis=-1)
-            state = step(state, action, jax.random.split(chance, games))
-            finished = finished + state.terminated.sum()
-            truncated = truncated + state.truncated.sum()
-            return (state, key, finished, truncated), None
-
-        zero = jnp.int32(0)
-        (state, _key, finished, truncated), _ = jax.lax.scan(
-            one, (state, key, zero, zero), None, length=steps
+    def one(carry: tuple[State, jax.Array, jax.Array], key: jax.Array) -> Any:
+        state, counts, _ = carry
+        pick, chance = jax.random.split(key)
+        running = ~(state.terminated | state.truncated)
+        action = _random_actions(state, pick)
+        step = plain if reset_every else wrapped
+        state = step(state, action, jax.random.split(chance, games))
+        # A finished game stays finished under the plain step: count it once.
+        ended = running if reset_every else jnp.ones(games, bool)
+        counts = counts + jnp.stack(
+            [
+                (state.terminated & ended).sum(),
+                (state.truncated & ended).sum(),
+                running.sum() if reset_every else jnp.int32(games),
+            ]
         )
-        return state, finished, truncated
+        return (state, counts, key), None
+
+    def run(key: jax.Array) -> tuple[State, jax.Array]:
+        key, first = jax.random.split(key)
+        state = init(jax.random.split(first, games))
+        counts = jnp.zeros(3, jnp.int32)
+        if not reset_every:
+            (state, counts, _), _ = jax.lax.scan(
+                one, (state, counts, key), jax.random.split(key, steps)
+            )
+            return state, counts
+        chunks, rest = divmod(steps, reset_every)
+
+        def chunk(carry: tuple[State, jax.Array], key: jax.Array) -> Any:
+            state, counts = carry
+            play, fresh = jax.random.split(key)
+            (state, counts, _), _ = jax.lax.scan(
+                one, (state, counts, key), jax.random.split(play, reset_every)
+            )
+            done = state.terminated | state.truncated
+            new = init(jax.random.split(fresh, games))
+            state = jax.tree_util.tree_map(
+                lambda a, b: jnp.where(done.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
+                new,
+                state,
+            )
+            return (state, counts), None
+
+        key, last = jax.random.split(key)
+        (state, counts), _ = jax.lax.scan(chunk, (state, counts), jax.random.split(key, chunks))
+        if rest:
+            (state, counts, _), _ = jax.lax.scan(
+                one, (state, counts, last), jax.random.split(last, rest)
+            )
+        return state, counts
 
     return jax.jit(run)
 
 
-def random_play(env: TroedlerEnv, key: jax.Array, *, games: int, steps: int) -> Played:
+def random_play(
+    env: TroedlerEnv,
+    key: jax.Array,
+    *,
+    games: int,
+    steps: int,
+    reset_every: int | None = None,
+) -> Played:
     """Play ``games`` games at once for ``steps`` steps with random legal actions.
 
     Everything runs in one jit-compiled ``jax.lax.scan``, compiled once per
-    environment, batch size and step count. A game that ends (or is
-    truncated) starts again at once, so every step is a step of some game.
+    environment, batch size, step count and ``reset_every``. A game that
+    ends (or is truncated) starts again: at once with pgx's ``auto_reset``
+    (``reset_every=None``), or at the next multiple of ``reset_every`` steps,
+    idle until then (its idle steps are not counted in :attr:`Played.steps`).
     """
     if not isinstance(env, TroedlerEnv):
         raise ConfigurationError(f"expected a troedler.jax environment, got {quote(env)}")
-    run = _program(env, _check_count(games, "games"), _check_count(steps, "steps"))
-    state, finished, truncated = run(key)
-    return Played(state, int(finished), int(truncated), games * steps)
+    _check_count(games, "games")
+    _check_count(steps, "steps")
+    if reset_every is not None:
+        _check_count(reset_every, "reset_every")
+    run = _program(env, games, steps, reset_every)
+    state, counts = run(key)
+    finished, truncated, played = (int(x) for x in counts)
+    return Played(state, finished, truncated, played)
