@@ -39,6 +39,7 @@ PUBLIC_MODULES = [
     "troedler.adapters.openspiel",
     "troedler.adapters.pettingzoo",
     "troedler.adapters.tensors",
+    "troedler.jax",
 ]
 NOT_API = {"troedler.cli"}
 # Public names defined outside an __all__ the reference walks.
