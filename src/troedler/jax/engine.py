@@ -155,8 +155,9 @@ def _form_piles(t: Tables, s: State, key: Array) -> State:
     j = jnp.arange(c)
     # A uniform shuffle of the first m cards: random words, the rest last.
     words = jax.random.bits(key, (c,), jnp.uint32)
-    order = jnp.argsort(jnp.where(j < m, words, jnp.uint32(0xFFFFFFFF)), stable=True)
-    shuffled = s.discard[order]
+    _, shuffled = jax.lax.sort(
+        (jnp.where(j < m, words, jnp.uint32(0xFFFFFFFF)), s.discard), num_keys=1, is_stable=True
+    )
     # The cards to lay, as one stack: the shuffled discard pile below, what
     # is left of the game-round pile on top (laid first).
     below = jnp.where(reshuffle, m, 0)

@@ -47,10 +47,30 @@ def _check_count(value: object, name: str) -> int:
     return value
 
 
+_BLOCK = 64
+
+
 def _random_actions(state: State, key: jax.Array) -> jax.Array:
-    # A random legal action: the mask as logits, -inf where illegal.
-    logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-    return jax.random.categorical(key, logits, axis=-1)
+    """A legal action of each game, uniformly at random: the k-th legal id for
+    a random k. (``jax.random.categorical`` over the 2,441 ids draws a random
+    number for every id and costs ten times the step.) The k-th id is found
+    in two short running sums, over blocks of 64 ids and then within one:
+    a running sum over all 2,441 ids is slow on a CPU."""
+    mask = state.legal_action_mask
+    size = mask.shape[-1]
+    blocks = -(-size // _BLOCK)
+    padded = jnp.zeros((*mask.shape[:-1], blocks * _BLOCK), bool).at[..., :size].set(mask)
+    rows = padded.reshape(*mask.shape[:-1], blocks, _BLOCK).astype(jnp.int32)
+    per_block = rows.sum(axis=-1)
+    count = per_block.sum(axis=-1)
+    pick = jnp.floor(jax.random.uniform(key, count.shape) * count).astype(jnp.int32)
+    pick = jnp.minimum(pick, count - 1)
+    running = jnp.cumsum(per_block, axis=-1)
+    block = jnp.argmax(running > pick[..., None], axis=-1)
+    before = jnp.take_along_axis(running - per_block, block[..., None], axis=-1)[..., 0]
+    row = jnp.take_along_axis(rows, block[..., None, None], axis=-2)[..., 0, :]
+    within = jnp.argmax(jnp.cumsum(row, axis=-1) > (pick - before)[..., None], axis=-1)
+    return block * _BLOCK + within
 
 
 @functools.lru_cache(maxsize=16)
