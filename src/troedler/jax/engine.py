@@ -144,6 +144,26 @@ def _discard_options(hand: Array, due: Array, last: Array) -> Array:
 # --- set-up and forming the dealer piles (S4-S6, R2, R3) --------------------
 
 
+def _fisher_yates(cards: Array, size: Array, key: Array) -> Array:
+    """``cards[:size]`` shuffled (the rest kept), by Fisher-Yates from the top.
+
+    Cheaper than sorting by random keys: one swap per place, and under
+    ``vmap`` every game of a batch swaps at once. Place i takes a random place
+    0 to i, a 32-bit word modulo i + 1: no place is more likely than another
+    by more than (i + 1) / 2**32, below 3e-8 for the game's 110 cards.
+    """
+    words = jax.random.bits(key, cards.shape, jnp.uint32)
+
+    def swap(k: int, cards: Array) -> Array:
+        i = cards.shape[0] - 1 - k
+        j = (words[i] % (i + 1).astype(jnp.uint32)).astype(_I32)
+        j = jnp.where(i < size, j, i)  # places past the size stay where they are
+        here, there = cards[i], cards[j]
+        return cards.at[j].set(here).at[i].set(there)
+
+    return jax.lax.fori_loop(0, cards.shape[0] - 1, swap, cards)
+
+
 def _form_piles(t: Tables, s: State, key: Array) -> State:
     """``s`` with the round's dealer piles formed from the top of the
     game-round pile, reshuffling the discard pile where R3 says so."""
@@ -154,10 +174,7 @@ def _form_piles(t: Tables, s: State, key: Array) -> State:
     reshuffle = (m > 0) & ((d == 0) | ((d < need) & rules.reshuffle_mid_forming))
     j = jnp.arange(c)
     # A uniform shuffle of the first m cards: random words, the rest last.
-    words = jax.random.bits(key, (c,), jnp.uint32)
-    _, shuffled = jax.lax.sort(
-        (jnp.where(j < m, words, jnp.uint32(0xFFFFFFFF)), s.discard), num_keys=1, is_stable=True
-    )
+    shuffled = _fisher_yates(s.discard, m, key)
     # The cards to lay, as one stack: the shuffled discard pile below, what
     # is left of the game-round pile on top (laid first).
     below = jnp.where(reshuffle, m, 0)
