@@ -154,14 +154,15 @@ def _fisher_yates(cards: Array, size: Array, key: Array) -> Array:
     """
     words = jax.random.bits(key, cards.shape, jnp.uint32)
 
-    def swap(k: int, cards: Array) -> Array:
+    def swap(k: Array, cards: Array) -> Array:
         i = cards.shape[0] - 1 - k
-        j = (words[i] % (i + 1).astype(jnp.uint32)).astype(_I32)
+        j = (words[i] % jnp.asarray(i + 1, jnp.uint32)).astype(_I32)
         j = jnp.where(i < size, j, i)  # places past the size stay where they are
         here, there = cards[i], cards[j]
         return cards.at[j].set(here).at[i].set(there)
 
-    return jax.lax.fori_loop(0, cards.shape[0] - 1, swap, cards)
+    shuffled: Array = jax.lax.fori_loop(0, cards.shape[0] - 1, swap, cards)
+    return shuffled
 
 
 def _form_piles(t: Tables, s: State, key: Array) -> State:
