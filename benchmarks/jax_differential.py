@@ -54,8 +54,10 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(line), flush=True)
     controls = {}
     for rule in BROKEN_RULES:
-        steps = max(1, args.control_steps // args.games)
-        report = walk(2, games=args.games, steps=steps, seed=1, eager=True, broken=rule)
+        # Few games, long walks: a game must reach its end for E1 to show.
+        games = min(args.games, 16)
+        steps = max(1, args.control_steps // games)
+        report = walk(2, games=games, steps=steps, seed=1, eager=True, broken=rule)
         controls[rule] = report.mismatches
         print(json.dumps({"broken": rule, "steps": report.steps, "kinds": report.kinds}))
     summary = totals | {

@@ -50,7 +50,7 @@ from troedler.jax import engine
 from troedler.jax.bridge import to_states
 from troedler.jax.engine import State
 from troedler.jax.env import TroedlerEnv, make
-from troedler.jax.tables import Tables
+from troedler.jax.tables import Game, Tables
 from troedler.legal import apply_move
 from troedler.rules import Rules
 from troedler.scoring import outcome
@@ -219,6 +219,19 @@ def walk(
         if not first:
             first.append(f"{kind} differs in game {game}: {what}")
 
+    # The core sees the games under the true rules, whatever the JAX engine
+    # was told (a broken engine's states carry its broken rules).
+    true_game = Game(
+        Rules.for_players(players) if rules is None else rules,
+        env.game.board,
+        env.game.cards,
+        recall,
+        max_rounds,
+    )
+
+    def core_states(batch: State) -> list[GameState]:
+        return to_states(batch.replace(game=true_game))
+
     def set_up(index: int, core: GameState, twin: GameState) -> None:
         try:
             dealt = _mirror_setup(core)
@@ -228,7 +241,7 @@ def walk(
             if dealt != twin:
                 mismatch("set-up", index, "the set-up differs from the core's")
 
-    cores = to_states(state)
+    cores = core_states(state)
     for i, (core, twin) in enumerate(zip(cores, _twins(cores), strict=True)):
         set_up(i, core, twin)
     for _ in range(steps):
@@ -257,7 +270,7 @@ def walk(
             actions[i] = choices[int(rng.integers(len(choices)))] if choices else 0
         key, sub = jax.random.split(key)
         after = step(state, jnp.asarray(actions), jax.random.split(sub, games))
-        next_cores = to_states(after)
+        next_cores = core_states(after)
         next_explicit = _twins(next_cores)
         terminated = np.asarray(after.terminated)
         truncated = np.asarray(after.truncated)
@@ -306,7 +319,7 @@ def walk(
             key, sub = jax.random.split(key)
             after = _reset(after, init(jax.random.split(sub, games)), done)
             started += int(done.sum())
-            next_cores = to_states(after)
+            next_cores = core_states(after)
             twins = _twins(next_cores)
             for fresh in np.flatnonzero(done).tolist():
                 set_up(fresh, next_cores[fresh], twins[fresh])
