@@ -1,4 +1,5 @@
-"""Test collection: the doctests of modules whose optional extra is missing are left out.
+"""Test collection: the doctests of modules whose optional extra is missing are
+left out, and the tests that start JAX run last.
 
 ``pytest`` collects the doctests of every module under ``src/troedler``; the
 adapters import their extra's packages, so without that extra (for instance
@@ -10,10 +11,16 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
 _NEEDS = {
     "numpy": ["src/troedler/adapters/tensors.py"],
     "pettingzoo": ["src/troedler/adapters/pettingzoo.py"],
+    "gymnasium": ["src/troedler/adapters/gymnasium.py"],
     "pyspiel": ["src/troedler/adapters/openspiel"],
+    "jax": ["src/troedler/jax"],
+    "pgx": ["src/troedler/jax"],
+    "starlette": ["src/troedler/web/server.py"],
 }
 
 collect_ignore = [
@@ -22,3 +29,13 @@ collect_ignore = [
     if importlib.util.find_spec(package) is None
     for path in paths
 ]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests that import JAX after all others.
+
+    JAX starts threads when it is imported, and a process that forks after
+    that may deadlock; the simulation, Dask and program-bot tests fork, so
+    they run while the test process has no JAX threads yet.
+    """
+    items.sort(key=lambda item: "jax" in item.nodeid.split("::")[0])

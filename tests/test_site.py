@@ -40,6 +40,7 @@ PUBLIC_MODULES = [
     "troedler.adapters.openspiel",
     "troedler.adapters.pettingzoo",
     "troedler.adapters.tensors",
+    "troedler.jax",
 ]
 NOT_API = {"troedler.cli", "troedler.text"}
 # Public names defined outside an __all__ the reference walks.

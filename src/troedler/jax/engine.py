@@ -1,0 +1,627 @@
+"""The game as pure JAX functions of a fixed-shape state: set-up, the step, the
+legal mask, the observation tensor, the rewards.
+
+Every function here takes the :class:`~troedler.jax.tables.Tables` of the
+game (plain Python and numpy, fixed when the function is traced) and one
+game's arrays; :mod:`troedler.jax.env` vmaps and jits them. Nothing branches
+in Python on a traced value: every rule is written as arithmetic and
+``jnp.where`` on whole arrays, so that a batch of games runs as one program
+whatever phase each game is in.
+
+Piles are arrays of card types, bottom to top, with a size; the entries past
+the size are kept at 0, so that two equal games are equal arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx
+from pgx._src.struct import dataclass, field
+
+from troedler.goods import GOODS_PER_KIND
+from troedler.jax.tables import EXTRA, FEED, GOODS, PILE_SIZE, Game, Tables
+from troedler.rulebook import SETUP_SHUFFLES
+from troedler.state import Phase
+
+__all__ = [
+    "GAME_OVER",
+    "PLAY_TURNS",
+    "TAKE_PILES",
+    "State",
+    "init",
+    "legal_mask",
+    "observe",
+    "step",
+]
+
+Array = jax.Array
+
+TAKE_PILES = tuple(Phase).index(Phase.TAKE_PILES)
+PLAY_TURNS = tuple(Phase).index(Phase.PLAY_TURNS)
+GAME_OVER = tuple(Phase).index(Phase.GAME_OVER)
+_PHASES = len(Phase)
+_NO_CARD = -1
+_I32 = jnp.int32
+
+
+@dataclass
+class State(pgx.State):  # type: ignore[misc]  # pgx ships no type hints
+    """One game (or a batch of games: every array then has a leading batch axis).
+
+    The first seven fields are pgx's; the others hold the game. Card types
+    are numbered as in :func:`troedler.adapters.actions.card_types`, phases
+    as in :class:`troedler.Phase`, seats and villages as in the core. A
+    seat of -1 stands for no seat (the core's None), a card type of -1 for
+    no card.
+    """
+
+    current_player: Array
+    """The seat to decide; -1 once the game is over."""
+    observation: Array
+    """The observation tensor of the seat to decide (seat 0 once over)."""
+    rewards: Array
+    """[players] float32: the winners share 1 at the step that ends the game."""
+    terminated: Array
+    truncated: Array
+    """Set when a game still running passes ``max_rounds`` rounds."""
+    legal_action_mask: Array
+    _step_count: Array
+    round: Array
+    dealer: Array
+    phase: Array
+    shuffles: Array
+    """Shuffles made so far (4 at set-up, one more at every reshuffle, R3)."""
+    deck: Array
+    """[cards] the face-down game-round pile, bottom to top."""
+    deck_size: Array
+    discard: Array
+    """[cards] the discard pile, bottom to top."""
+    discard_size: Array
+    piles: Array
+    """[players + 1, 4] the dealer piles, bottom to top."""
+    pile_size: Array
+    pile_gone: Array
+    """[players + 1] bool: taken or discarded, or no piles lie (outside the take-piles phase)."""
+    village_goods: Array
+    """[villages, 6] goods in each village."""
+    cart: Array
+    """[players] the village of each seat's cart."""
+    goods: Array
+    """[players, 6] goods each seat has collected."""
+    hand: Array
+    """[players, card types] each hand, counted per card type."""
+    value_pile: Array
+    """[players, card types] each value pile, counted per card type."""
+    played: Array
+    """[most cards in a hand] cards played this turn, in order."""
+    played_size: Array
+    delivered: Array
+    """[villages] 0, or k for the k-th village that received a goods request this turn."""
+    discards_due: Array
+    last_discard: Array
+    """The card type discarded last while discards are due, or -1."""
+    game: Game = field(pytree_node=False)
+    """Board, cards and rules: static, the same for every game of a batch."""
+
+    @property
+    def env_id(self) -> Any:
+        """pgx's name for the environment."""
+        return "troedler"
+
+
+# --- small array helpers ----------------------------------------------------
+
+
+def _counts(items: Array, valid: Array, size: int) -> Array:
+    """How many of each value ``0 .. size - 1`` the valid ``items`` hold."""
+    where = jnp.where(valid, items, size)  # out of range: dropped
+    return jnp.zeros(size, _I32).at[where].add(1, mode="drop")
+
+
+def _append(stack: Array, size: Array, items: Array, valid: Array) -> tuple[Array, Array]:
+    """``stack`` with the valid ``items`` put on top, in order."""
+    valid = valid.astype(_I32)
+    position = jnp.where(valid > 0, size + jnp.cumsum(valid) - 1, stack.shape[0])
+    return stack.at[position].set(items.astype(_I32), mode="drop"), size + valid.sum()
+
+
+def _one_hot(value: Array | int, size: int) -> Array:
+    """``value`` one-hot in ``size`` places; all zero for a value out of range."""
+    return (jnp.arange(size) == value).astype(_I32)
+
+
+def _discard_options(hand: Array, due: Array, last: Array) -> Array:
+    """The card types of ``hand`` that may be discarded next (T7), as
+    :func:`troedler.actions.discard_options` lists them."""
+    kinds = jnp.arange(hand.shape[0])
+    candidates = jnp.where((kinds != FEED) & (kinds >= last), hand, 0)
+    before = jnp.cumsum(candidates) - candidates
+    return (candidates > 0) & (before <= candidates.sum() - due)
+
+
+# --- set-up and forming the dealer piles (S4-S6, R2, R3) --------------------
+
+
+def _fisher_yates(cards: Array, size: Array, key: Array) -> Array:
+    """``cards[:size]`` shuffled (the rest kept), by Fisher-Yates from the top.
+
+    Cheaper than sorting by random keys: one swap per place, and under
+    ``vmap`` every game of a batch swaps at once. Place i takes a random place
+    0 to i, a 32-bit word modulo i + 1: no place is more likely than another
+    by more than (i + 1) / 2**32, below 3e-8 for the game's 110 cards.
+    """
+    words = jax.random.bits(key, cards.shape, jnp.uint32)
+
+    def swap(k: Array, cards: Array) -> Array:
+        i = cards.shape[0] - 1 - k
+        j = (words[i] % jnp.asarray(i + 1, jnp.uint32)).astype(_I32)
+        j = jnp.where(i < size, j, i)  # places past the size stay where they are
+        here, there = cards[i], cards[j]
+        return cards.at[j].set(here).at[i].set(there)
+
+    shuffled: Array = jax.lax.fori_loop(0, cards.shape[0] - 1, swap, cards)
+    return shuffled
+
+
+def _form_piles(t: Tables, s: State, key: Array) -> State:
+    """``s`` with the round's dealer piles formed from the top of the
+    game-round pile, reshuffling the discard pile where R3 says so."""
+    c, piles = t.cards_in_play, t.piles
+    need = PILE_SIZE * piles
+    rules = t.game.rules
+    d, m = s.deck_size, s.discard_size
+    reshuffle = (m > 0) & ((d == 0) | ((d < need) & rules.reshuffle_mid_forming))
+    j = jnp.arange(c)
+    # A uniform shuffle of the first m cards: random words, the rest last.
+    shuffled = _fisher_yates(s.discard, m, key)
+    # The cards to lay, as one stack: the shuffled discard pile below, what
+    # is left of the game-round pile on top (laid first).
+    below = jnp.where(reshuffle, m, 0)
+    stack = jnp.where(j < below, shuffled, s.deck[jnp.clip(j - below, 0, c - 1)])
+    total = below + d
+    laid_count = jnp.minimum(need, total)
+    i = jnp.arange(need)
+    laid_valid = i < laid_count
+    laid = jnp.where(laid_valid, stack[jnp.clip(total - 1 - i, 0, c - 1)], 0)
+    # Card i goes onto pile i % piles, in layer i // piles.
+    new_piles = laid.reshape(PILE_SIZE, piles).T
+    pile_size = laid_valid.reshape(PILE_SIZE, piles).sum(axis=0).astype(_I32)
+    deck_size = total - laid_count
+    two = rules.two_player_rules
+    return s.replace(  # type: ignore[no-any-return]
+        deck=jnp.where(j < deck_size, stack, 0),
+        deck_size=deck_size,
+        discard=jnp.where(reshuffle, 0, s.discard),
+        discard_size=jnp.where(reshuffle, 0, m),
+        shuffles=s.shuffles + reshuffle.astype(_I32),
+        piles=new_piles,
+        pile_size=pile_size,
+        pile_gone=jnp.zeros(piles, bool),
+        phase=jnp.int32(TAKE_PILES),
+        current_player=s.dealer if two else (s.dealer + 1) % t.n,
+    )
+
+
+def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
+    """A new game set up from ``key`` (S1-S6), round 1's piles formed;
+    observation and mask are left for the caller."""
+    rules = t.game.rules
+    n, v, c = t.n, t.villages, t.cards_in_play
+    k_shuffle, k_dealer, k_form = jax.random.split(key, 3)
+    cards = t.game.cards
+    deck_size = (
+        len(cards.routes)
+        + len(cards.requests)
+        - rules.setup_requests
+        + cards.special_feed
+        - rules.setup_feed
+        + cards.extra_goods
+    )
+    sizes = (48, len(cards.requests), rules.setup_requests + rules.setup_feed, deck_size)
+    # One draw of random words for the four shuffles of the set-up: cheaper to
+    # compile than four permutations.
+    words = jax.random.bits(k_shuffle, (sum(sizes),), jnp.uint32)
+    cuts = np.cumsum((0, *sizes))
+
+    def shuffled(number: int, items: Array) -> Array:
+        return items[jnp.argsort(words[cuts[number] : cuts[number + 1]], stable=True)]
+
+    # S4: the 48 goods mixed and dealt onto the numbered villages in board order.
+    bag = shuffled(0, jnp.repeat(jnp.arange(GOODS, dtype=_I32), GOODS_PER_KIND))
+    owner = np.repeat(np.arange(v), t.numbers)
+    village_goods = jnp.zeros((v, GOODS), _I32).at[owner, bag].add(1)
+    # S5: requests and feed for the face-up discard pile; S6: the rest face down.
+    requests = shuffled(1, jnp.asarray(t.request_cards))
+    chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
+    setup_pile = shuffled(2, jnp.concatenate([chosen, jnp.full(rules.setup_feed, FEED, _I32)]))
+    deck_cards = shuffled(
+        3,
+        jnp.concatenate(
+            [
+                jnp.asarray(t.route_cards),
+                rest,
+                jnp.full(cards.special_feed - rules.setup_feed, FEED, _I32),
+                jnp.full(cards.extra_goods, EXTRA, _I32),
+            ]
+        ),
+    )
+    if starting_dealer is None:
+        dealer = jax.random.randint(k_dealer, (), 0, n, _I32)
+    else:
+        dealer = jnp.int32(starting_dealer)
+    zero = jnp.int32(0)
+    state = State(
+        current_player=zero,
+        observation=jnp.zeros(t.observation_size, jnp.float32),
+        rewards=jnp.zeros(n, jnp.float32),
+        terminated=jnp.bool_(False),
+        truncated=jnp.bool_(False),
+        legal_action_mask=jnp.zeros(t.num_actions, bool),
+        _step_count=zero,
+        round=jnp.int32(1),
+        dealer=dealer,
+        phase=jnp.int32(TAKE_PILES),
+        shuffles=jnp.int32(SETUP_SHUFFLES),
+        deck=jnp.zeros(c, _I32).at[: deck_cards.shape[0]].set(deck_cards),
+        deck_size=jnp.int32(deck_cards.shape[0]),
+        discard=jnp.zeros(c, _I32).at[: setup_pile.shape[0]].set(setup_pile),
+        discard_size=jnp.int32(setup_pile.shape[0]),
+        piles=jnp.zeros((t.piles, PILE_SIZE), _I32),
+        pile_size=jnp.zeros(t.piles, _I32),
+        pile_gone=jnp.ones(t.piles, bool),
+        village_goods=village_goods,
+        cart=jnp.asarray(t.starts),
+        goods=jnp.zeros((n, GOODS), _I32),
+        hand=jnp.asarray(t.start_hands),
+        value_pile=jnp.zeros((n, t.types), _I32),
+        played=jnp.zeros(t.max_hand, _I32),
+        played_size=zero,
+        delivered=jnp.zeros(v, _I32),
+        discards_due=zero,
+        last_discard=jnp.int32(_NO_CARD),
+        game=t.game,
+    )
+    state = _form_piles(t, state, k_form)
+    return state.replace(legal_action_mask=legal_mask(t, state))  # type: ignore[no-any-return]
+
+
+# --- the legal mask ---------------------------------------------------------
+
+
+def legal_mask(t: Tables, s: State) -> Array:
+    """[num_actions] bool: the ids of the legal moves, as
+    :meth:`troedler.adapters.actions.ActionLayout.legal_action_ids` gives them."""
+    seat = jnp.maximum(s.current_player, 0)
+    hand, cart, held = s.hand[seat], s.cart[seat], s.goods[seat]
+    goods = s.village_goods
+    here = goods[cart]
+    taking = s.phase == TAKE_PILES
+    turn = (s.phase == PLAY_TURNS) & (s.discards_due == 0)
+    discarding = (s.phase == PLAY_TURNS) & (s.discards_due > 0)
+    dealer_discards = t.game.rules.two_player_rules & (s.pile_gone.sum() == 0)
+    present = jnp.concatenate([~s.pile_gone, jnp.zeros(5 - t.piles, bool)])
+    take = taking & ~dealer_discards & present
+    discard_pile = taking & dealer_discards & present[:3]
+
+    def arrival(to: Array, take_good: Array) -> Array:
+        return (take_good < 0) | (goods[to, jnp.maximum(take_good, 0)] > 0)
+
+    kind, to = jnp.asarray(t.route_kind), jnp.asarray(t.route_to)
+    adjacent = jnp.asarray(t.adjacent)
+    route = (
+        turn & (hand[kind] > 0) & adjacent[kind, cart, to] & arrival(to, jnp.asarray(t.route_take))
+    )
+    extra = turn & (hand[EXTRA] > 0) & (here > 0)
+    feed = hand[FEED]
+    feed_to = jnp.asarray(t.feed_to)
+    feed_move = (
+        turn & (feed > 0) & adjacent[4, cart, feed_to] & arrival(feed_to, jnp.asarray(t.feed_take))
+    )
+    feed_extra = turn & (feed > 0) & (here > 0)
+    request = jnp.asarray(t.deliver_type)
+    deliver = (
+        turn
+        & (hand[request] > 0)
+        & (here.sum() == 0)
+        & (s.delivered[cart] == 0)
+        & jnp.all(jnp.asarray(t.deliver_goods) <= held, axis=1)
+        & (jnp.asarray(t.deliver_replaced) <= feed)
+    )
+    options = _discard_options(hand, s.discards_due, s.last_discard)
+    discard_card = discarding & options[jnp.asarray(t.discard_type)]
+    return jnp.concatenate(
+        [take, discard_pile, route, extra, feed_move, feed_extra, deliver, turn[None], discard_card]
+    )
+
+
+# --- the step ----------------------------------------------------------------
+
+
+def _rewards(t: Tables, value_pile: Array, goods: Array) -> Array:
+    """Each seat's reward for a finished game: the winners share 1 (E2-E6)."""
+    held = goods.sum(axis=1)
+    damage = value_pile[:, FEED] + (held + 1) // 2
+    points = value_pile @ jnp.asarray(t.request_points) + held
+    if t.game.rules.two_player_rules:
+        lost = jnp.stack([damage[0] - damage[1] >= 3, damage[1] - damage[0] >= 3])
+    else:
+        worst = damage == damage.max()
+        lost = worst & (worst.sum() == 1)
+    # Most points, then fewest goods held; 64 > any goods held.
+    rank = jnp.where(lost, -(1 << 30), points * 64 - held)
+    winners = (rank == rank.max()) & ~lost
+    return winners.astype(jnp.float32) / winners.sum()
+
+
+def step(t: Tables, s: State, action: Array, key: Array) -> State:
+    """The game after the legal ``action`` of the seat to decide; chance from ``key``.
+
+    pgx's :meth:`pgx.Env.step` calls this only for a game still running and
+    handles illegal actions itself.
+    """
+    n, types = t.n, t.types
+    rules = t.game.rules
+    starts = jnp.asarray(t.section_starts)
+    section = jnp.sum(action >= starts) - 1
+    offset = action - starts[section]
+    seat = jnp.maximum(s.current_player, 0)
+
+    # --- taking or discarding a dealer pile (R4)
+    is_take, is_discard_pile = section == 0, section == 1
+    pile = jnp.clip(offset, 0, t.piles - 1)
+    layers = jnp.arange(PILE_SIZE)
+    in_pile = layers < s.pile_size[pile]
+    taken = _counts(s.piles[pile], in_pile, types)
+    gone = s.pile_gone.at[pile].set(True)
+    takes_done = s.pile_gone.sum() + 1 - (1 if rules.two_player_rules else 0)
+    last_take = is_take & (takes_done >= n)
+    to_discard_pile = jnp.where(
+        is_discard_pile,
+        jnp.arange(t.piles) == pile,
+        last_take & ~gone,
+    )
+    pile_cards = s.piles.reshape(-1)
+    pile_valid = (to_discard_pile[:, None] & (layers[None, :] < s.pile_size[:, None])).reshape(-1)
+
+    # --- playing a card (T2-T5)
+    is_route, is_extra, is_feed_move, is_feed_extra, is_deliver = (
+        section == 2,
+        section == 3,
+        section == 4,
+        section == 5,
+        section == 6,
+    )
+    playing = (section >= 2) & (section <= 6)
+    route_i = jnp.clip(offset, 0, t.route_kind.shape[0] - 1)
+    feed_i = jnp.clip(offset, 0, t.feed_to.shape[0] - 1)
+    deliver_i = jnp.clip(offset, 0, t.deliver_type.shape[0] - 1)
+    good_i = jnp.clip(offset, 0, GOODS - 1)
+    card = jnp.select(
+        [is_route, is_extra, is_deliver],
+        [
+            jnp.asarray(t.route_kind)[route_i],
+            jnp.int32(EXTRA),
+            jnp.asarray(t.deliver_type)[deliver_i],
+        ],
+        jnp.int32(FEED),
+    )
+    cart = s.cart[seat]
+    move_to = jnp.select(
+        [is_route, is_feed_move],
+        [jnp.asarray(t.route_to)[route_i], jnp.asarray(t.feed_to)[feed_i]],
+        cart,
+    )
+    take_good = jnp.select(
+        [is_route, is_feed_move, is_extra | is_feed_extra],
+        [jnp.asarray(t.route_take)[route_i], jnp.asarray(t.feed_take)[feed_i], good_i],
+        -1,
+    )
+    replaced = jnp.where(is_deliver, jnp.asarray(t.deliver_replaced)[deliver_i], 0)
+    delivered_goods = jnp.where(is_deliver, jnp.asarray(t.deliver_goods)[deliver_i], 0)
+    taking_good = playing & (take_good >= 0)
+    take_row = _one_hot(take_good, GOODS) * taking_good
+    spent = (_one_hot(card, types) + _one_hot(FEED, types) * replaced) * playing
+    played_items = jnp.concatenate([card[None], jnp.full(t.max_request, FEED, _I32)])
+    played_valid = playing & (jnp.arange(1 + t.max_request) < 1 + replaced)
+
+    # --- ending the turn (T6, T7)
+    is_end, is_discard_card = section == 7, section == 8
+    hand_row = s.hand[seat] + jnp.where(is_take, taken, 0) - spent
+    in_played = jnp.arange(t.max_hand) < s.played_size
+    to_discard_played = is_end & in_played & (s.played < FEED)
+    to_value = _counts(s.played, is_end & in_played & (s.played >= FEED), types)
+    size, feed = hand_row.sum(), hand_row[FEED]
+    limit = rules.hand_limit
+    over = is_end & (size > limit)
+    required = jnp.where(over, jnp.where(feed >= limit, size - feed, size - limit), 0)
+    overflow = jnp.where(over & (feed >= limit), feed - limit, 0)
+    hand_row = hand_row - _one_hot(FEED, types) * overflow
+    value_row = s.value_pile[seat] + to_value + _one_hot(FEED, types) * overflow
+
+    # The discard pile: a dealer pile, or the routes and extra goods played.
+    discard, discard_size = _append(s.discard, s.discard_size, pile_cards, pile_valid)
+    discard, discard_size = _append(discard, discard_size, s.played, to_discard_played)
+
+    # Discarding down to the hand limit: the chosen card, then every discard
+    # that is the only one possible (actions._discard_down).
+    due = jnp.where(is_discard_card, s.discards_due, required)
+    first = jnp.where(
+        is_discard_card,
+        jnp.asarray(t.discard_type)[jnp.clip(offset, 0, t.discard_type.shape[0] - 1)],
+        _NO_CARD,
+    )
+
+    def discard_one(i: int, carry: tuple[Array, ...]) -> tuple[Array, ...]:
+        hand, due, last, active, pile, pile_size = carry
+        options = _discard_options(hand, due, last)
+        forced = (i == 0) & (first >= 0)
+        chosen = jnp.where(forced, first, jnp.argmax(options))
+        go = active & (due > 0) & (forced | (options.sum() == 1))
+        hand = hand - _one_hot(chosen, types) * go
+        pile, pile_size = _append(pile, pile_size, chosen[None], go[None])
+        return hand, due - go, jnp.where(go, chosen, last), go, pile, pile_size
+
+    hand_row, due, last, _active, discard, discard_size = jax.lax.fori_loop(
+        0,
+        t.max_hand + 1,
+        discard_one,
+        (hand_row, due, jnp.int32(_NO_CARD), is_end | is_discard_card, discard, discard_size),
+    )
+    turn_over = (is_end | is_discard_card) & (due == 0)
+    waiting = (is_end | is_discard_card) & (due > 0)
+
+    # --- the players, the villages, the turn
+    hand = s.hand.at[seat].set(hand_row)
+    value_pile = s.value_pile.at[seat].set(value_row)
+    goods_row = s.goods[seat] + take_row - delivered_goods
+    goods = s.goods.at[seat].set(goods_row)
+    take_at = jnp.where(take_good >= 0, move_to, cart)
+    village_goods = s.village_goods.at[take_at].add(-take_row)
+    village_goods = village_goods.at[cart].add(delivered_goods)
+    carts = s.cart.at[seat].set(move_to)
+    delivered = jnp.where(
+        is_deliver,
+        s.delivered.at[cart].set(s.delivered.max() + 1),
+        jnp.where(is_end | is_discard_card, 0, s.delivered),
+    )
+    played, played_size = _append(s.played, s.played_size, played_items, played_valid)
+    clear_turn = is_end | is_discard_card
+    played = jnp.where(clear_turn, 0, played)
+    played_size = jnp.where(clear_turn, 0, played_size)
+
+    # --- whose decision next, the end of the round and of the game (R4-R6, E1)
+    following = (seat + 1) % n
+    round_ends = turn_over & (following == s.dealer)
+    fulfilled = value_pile[:, FEED + 1 :].sum(axis=1)
+    game_over = round_ends & jnp.any(fulfilled >= rules.end_threshold)
+    next_round = round_ends & ~game_over
+    current = jnp.select(
+        [
+            is_take & ~last_take,
+            is_take,
+            is_discard_pile,
+            turn_over & ~round_ends,
+            game_over,
+        ],
+        [(s.dealer + 1 + takes_done) % n, s.dealer, (s.dealer + 1) % n, following, -1],
+        seat,
+    )
+    phase = jnp.select(
+        [last_take, game_over], [jnp.int32(PLAY_TURNS), jnp.int32(GAME_OVER)], s.phase
+    )
+    leave_piles = last_take
+    s = s.replace(
+        current_player=current,
+        phase=phase,
+        discard=discard,
+        discard_size=discard_size,
+        piles=jnp.where(leave_piles, 0, s.piles),
+        pile_size=jnp.where(leave_piles, 0, s.pile_size),
+        pile_gone=jnp.where(
+            leave_piles, True, jnp.where(is_take | is_discard_pile, gone, s.pile_gone)
+        ),
+        village_goods=village_goods,
+        cart=carts,
+        goods=goods,
+        hand=hand,
+        value_pile=value_pile,
+        played=played,
+        played_size=played_size,
+        delivered=delivered,
+        discards_due=jnp.where(waiting, due, 0),
+        last_discard=jnp.where(waiting, last, _NO_CARD),
+    )
+    formed = _form_piles(t, s.replace(dealer=(s.dealer + 1) % n, round=s.round + 1), key)
+    s = jax.tree_util.tree_map(lambda new, old: jnp.where(next_round, new, old), formed, s)
+    rewards = jnp.where(game_over, _rewards(t, value_pile, goods), 0.0)
+    truncated = (
+        jnp.bool_(False)
+        if t.game.max_rounds is None
+        else ~game_over & (s.round > t.game.max_rounds)
+    )
+    s = s.replace(rewards=rewards, terminated=game_over, truncated=truncated)
+    return s.replace(legal_action_mask=legal_mask(t, s))  # type: ignore[no-any-return]
+
+
+# --- the observation tensor --------------------------------------------------
+
+
+def observe(t: Tables, s: State, seat: Array) -> Array:
+    """[observation size] float32: what ``seat`` knows, equal to
+    :func:`troedler.adapters.tensors.state_tensor` of the same game."""
+    n, v, types, piles = t.n, t.villages, t.types, t.piles
+    rules = t.game.rules
+    perfect = t.game.recall == "perfect"
+    seat = jnp.asarray(seat, _I32)
+
+    def relative(other: Array) -> Array:
+        return _one_hot((other - seat) % n, n)
+
+    due = s.discards_due
+    in_played = jnp.arange(t.max_hand) < s.played_size
+    head = [
+        _one_hot(seat, n),
+        jnp.array([int(perfect)], _I32),
+        s.round[None],
+        _one_hot(s.phase, _PHASES),
+        relative(s.dealer),
+        relative(s.current_player) * (s.current_player >= 0),
+        due[None],
+        _one_hot(s.last_discard, types) * ((due > 0) & (s.last_discard >= 0)),
+        _counts(s.played, in_played, types),
+        (s.delivered > 0).astype(_I32),
+        s.village_goods.reshape(-1),
+    ]
+    order = (seat + jnp.arange(n)) % n
+    known = (jnp.ones(n, bool) if perfect else order == seat).astype(_I32)[:, None]
+    hands, values = s.hand[order], s.value_pile[order]
+    feed_used = values[:, FEED]
+    rows = jnp.concatenate(
+        [
+            (jnp.arange(v)[None, :] == s.cart[order][:, None]).astype(_I32),
+            s.goods[order],
+            hands.sum(axis=1, keepdims=True),
+            known,
+            hands * known,
+            values.sum(axis=1, keepdims=True),
+            known,
+            values * known,
+            (values.sum(axis=1) - feed_used)[:, None] * known,
+            (values @ jnp.asarray(t.request_points))[:, None] * known,
+            feed_used[:, None] * known,
+        ],
+        axis=1,
+    )
+    present = (s.phase == TAKE_PILES) & ~s.pile_gone
+    layers = jnp.arange(PILE_SIZE)
+    if perfect:
+        seen = layers[None, :] < s.pile_size[:, None]
+        unknown_in_piles = jnp.zeros(piles, _I32)
+    else:
+        seen = layers[None, :] == s.pile_size[:, None] - 1
+        unknown_in_piles = jnp.maximum(s.pile_size - 1, 0)
+    pile_counts = jax.vmap(lambda cards, valid: _counts(cards, valid, types))(s.piles, seen)
+    size = s.discard_size
+    j = jnp.arange(t.cards_in_play)
+    if perfect:
+        portion = rules.setup_requests + rules.setup_feed
+        hidden = jnp.where((s.shuffles == SETUP_SHUFFLES) & (size >= portion), portion, 0)
+        unknown = jnp.maximum(hidden - 1, 0)
+        discard_seen = (j >= unknown) & (j < size)
+    else:
+        unknown = jnp.maximum(size - 1, 0)
+        discard_seen = j == size - 1
+    tail = [
+        present.astype(_I32),
+        unknown_in_piles * present,
+        (pile_counts * present[:, None]).reshape(-1),
+        size[None],
+        unknown[None],
+        _counts(s.discard, discard_seen, types),
+        s.deck_size[None],
+    ]
+    return jnp.concatenate([*head, rows.reshape(-1), *tail]).astype(jnp.float32)

@@ -1,0 +1,161 @@
+"""The pgx environment: :func:`make` and :class:`TroedlerEnv`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import pgx
+
+from troedler.board import Board, default_board
+from troedler.cards import CardCatalogue, default_cards
+from troedler.errors import ConfigurationError, quote
+from troedler.jax import engine
+from troedler.jax.engine import State
+from troedler.jax.tables import Game, Tables, tables
+from troedler.rules import Rules
+
+__all__ = ["TroedlerEnv", "make"]
+
+VERSION = "v0"
+"""pgx's version string: changes when the behaviour of the environment does."""
+
+
+class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
+    """troedler as a pgx environment: pure ``init`` and ``step``, jit- and vmap-able.
+
+    Build it with :func:`make`. Action ids are those of
+    :mod:`troedler.adapters.actions`, observations those of
+    :mod:`troedler.adapters.tensors`, rewards and truncation those of the
+    PettingZoo environment (:mod:`troedler.adapters.pettingzoo`).
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        recall: str = "table",
+        max_rounds: int | None = 100,
+        rules: Rules | None = None,
+        board: Board | None = None,
+        cards: CardCatalogue | None = None,
+        starting_dealer: int | None = None,
+    ) -> None:
+        super().__init__()
+        rules = Rules.for_players(players) if rules is None else rules
+        if not isinstance(rules, Rules) or rules.num_players != players:
+            raise ConfigurationError(
+                f"S1: the rules must be a Rules for {quote(players)} players, got {quote(rules)}"
+            )
+        if recall not in ("perfect", "table"):
+            raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
+        if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
+            raise ConfigurationError(
+                f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}"
+            )
+        if starting_dealer is not None and (
+            type(starting_dealer) is not int or not 0 <= starting_dealer < players
+        ):
+            raise ConfigurationError(
+                f"S3: the starting dealer must be None or a seat 0 to {players - 1}, "
+                f"not {quote(starting_dealer)}"
+            )
+        board = default_board() if board is None else board
+        cards = default_cards() if cards is None else cards
+        if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
+            raise ConfigurationError("board must be a Board and cards a CardCatalogue")
+        # Checks the board against the cards (C3) and the set-up (S5) as new_game does.
+        from troedler.setup import new_game  # noqa: PLC0415
+
+        new_game(players, seed=0, rules=rules, board=board, cards=cards)
+        self.game = Game(rules, board, cards, recall, max_rounds)
+        self.tables: Tables = tables(self.game)
+        self.starting_dealer = starting_dealer
+        """The seat of the first dealer (S3); None: drawn from the key, as the
+        PettingZoo env draws it."""
+
+    def __eq__(self, other: object) -> bool:
+        # Equal environments share compiled programs (see troedler.jax.play).
+        if not isinstance(other, TroedlerEnv):
+            return NotImplemented
+        return (
+            self.tables is other.tables
+            and self.game == other.game
+            and self.starting_dealer == other.starting_dealer
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.starting_dealer))
+
+    def _init(self, key: jax.Array) -> State:
+        return engine.init(self.tables, key, self.starting_dealer)
+
+    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+        if key is None:
+            raise ConfigurationError("step needs a key: chance (R3) is drawn inside the step")
+        return engine.step(self.tables, state, action, key)
+
+    def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
+        return engine.observe(self.tables, state, jnp.maximum(player_id, 0))
+
+    def observe(self, state: State, player_id: Any = None) -> jax.Array:
+        """The observation tensor of seat ``player_id`` (default: the seat to decide)."""
+        if player_id is None:
+            player_id = state.current_player
+        return jax.lax.stop_gradient(self._observe(state, jnp.asarray(player_id, jnp.int32)))
+
+    @property
+    def id(self) -> Any:
+        """pgx's name of the environment."""
+        return "troedler"
+
+    @property
+    def version(self) -> str:
+        """pgx's version of the environment."""
+        return VERSION
+
+    @property
+    def num_players(self) -> int:
+        """How many seats play."""
+        return self.tables.n
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the action space: the ids of :mod:`troedler.adapters.actions`."""
+        return self.tables.num_actions
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of one observation tensor."""
+        return (self.tables.observation_size,)
+
+
+def make(
+    players: int = 4,
+    *,
+    recall: str = "table",
+    max_rounds: int | None = 100,
+    rules: Rules | None = None,
+    board: Board | None = None,
+    cards: CardCatalogue | None = None,
+    starting_dealer: int | None = None,
+) -> TroedlerEnv:
+    """The pgx environment for ``players`` seats.
+
+    ``recall`` is what observations remember (``"table"`` or ``"perfect"``,
+    I3), ``max_rounds`` the round after which a game still running is
+    truncated (None: never); ``rules``, ``board`` and ``cards`` default to
+    the rulebook's and troedler's own. Every :class:`~troedler.Rules` option
+    is supported but ``explicit_chance``: the engine draws chance from its
+    keys.
+    """
+    return TroedlerEnv(
+        players,
+        recall=recall,
+        max_rounds=max_rounds,
+        rules=rules,
+        board=board,
+        cards=cards,
+        starting_dealer=starting_dealer,
+    )

@@ -1,0 +1,204 @@
+"""The fixed tables of one game: board, cards and rules as numpy arrays.
+
+The JAX engine never looks at a :class:`~troedler.Board` or a
+:class:`~troedler.CardCatalogue` while it runs: everything it needs is read
+from them once, here, into arrays of fixed shape that jit-compiled code
+takes as constants. Card *types* are counted in the order of
+:func:`troedler.adapters.actions.card_types` (routes, extra good, special
+feed, then the goods requests in hand order), the same order as the
+observation tensor's; villages in board order; goods in
+:class:`~troedler.Good` order.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from troedler.adapters.actions import action_layout, card_types
+from troedler.adapters.tensors import tensor_layout
+from troedler.board import Board, RouteKind
+from troedler.cards import Card, CardCatalogue, RequestCard
+from troedler.errors import ConfigurationError
+from troedler.goods import Good
+from troedler.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
+from troedler.rulebook import PILE_SIZE, START_HAND
+from troedler.rules import Rules
+
+__all__ = ["EXTRA", "FEED", "PILE_SIZE", "ROUTE_KINDS", "Game", "Tables", "tables"]
+
+ROUTE_KINDS = 4
+"""Card types 0 to 3 are the route cards, in :class:`~troedler.RouteKind` order."""
+EXTRA = 4
+"""The card type of the extra good (+1)."""
+FEED = 5
+"""The card type of special feed; goods requests come after it."""
+GOODS = len(Good)
+
+Int = npt.NDArray[np.int32]
+Bool = npt.NDArray[np.bool_]
+
+
+@attrs.frozen
+class Game:
+    """What fixes the shapes and the rules of a JAX game: hashable, so that
+    jit-compiled functions can be kept per game."""
+
+    rules: Rules
+    board: Board
+    cards: CardCatalogue
+    recall: str
+    """What observations remember: ``"table"`` or ``"perfect"`` (I3)."""
+    max_rounds: int | None
+    """Round after which a game still running is truncated; None: never."""
+
+
+@attrs.frozen(eq=False)
+class Tables:
+    """The arrays of one :class:`Game` (see the module docstring)."""
+
+    game: Game
+    n: int
+    """Players."""
+    villages: int
+    types: int
+    """Card types."""
+    piles: int
+    """Dealer piles a round forms: players + 1 (R2)."""
+    cards_in_play: int
+    """Every card of the game: the size of the face-down and discard pile arrays."""
+    max_hand: int
+    """The most cards a hand can hold: the most carried between rounds plus a pile."""
+    max_request: int
+    """The most goods a goods request shows."""
+    num_actions: int
+    observation_size: int
+    card_list: tuple[Card, ...]
+    """The card of each type."""
+    request_goods: Int
+    """[types, 6]: the goods a request type shows (0 for other cards)."""
+    request_points: Int
+    """[types]: a request type's points (0 for other cards)."""
+    adjacent: Bool
+    """[5, villages, villages]: a route of kind k (k = 4: any kind) joins the two."""
+    numbers: Int
+    """[villages]: the goods each village gets at set-up (S4)."""
+    starts: Int
+    """[players]: each seat's start village (S2)."""
+    start_hands: Int
+    """[players, types]: each seat's starting set (S2, C3)."""
+    route_cards: Int
+    """The deck's route cards, as card types."""
+    request_cards: Int
+    """The deck's goods requests, as card types."""
+    section_starts: Int
+    """The first action id of each section of the action layout."""
+    route_kind: Int
+    route_to: Int
+    route_take: Int
+    """Per route action: kind, village reached, good taken (-1: none)."""
+    feed_to: Int
+    feed_take: Int
+    """Per feed-move action: village reached, good taken (-1: none)."""
+    deliver_type: Int
+    deliver_goods: Int
+    deliver_replaced: Int
+    """Per delivery action: request type, goods put down [6], goods replaced (T5c)."""
+    discard_type: Int
+    """Per discard-card action: the card type discarded (T7)."""
+
+
+def _array(values: object, dtype: type = np.int32) -> Any:
+    array: Any = np.array(values, dtype=dtype)
+    array.setflags(write=False)
+    return array
+
+
+@functools.lru_cache(maxsize=16)
+def tables(game: Game) -> Tables:
+    """The tables of ``game``, built once per game."""
+    rules, board, cards = game.rules, game.board, game.cards
+    if rules.explicit_chance:
+        raise ConfigurationError(
+            "rules.explicit_chance: the JAX engine draws every chance outcome from its key"
+        )
+    n = rules.num_players
+    types = card_types(cards)
+    index = {card.sort_key: i for i, card in enumerate(types)}
+    t, v = len(types), len(board.villages)
+    layout = action_layout(board, cards)
+    request_goods = np.zeros((t, GOODS), np.int32)
+    request_points = np.zeros(t, np.int32)
+    for i, card in enumerate(types):
+        if isinstance(card, RequestCard):
+            request_goods[i] = card.goods.counts
+            request_points[i] = card.points
+    adjacent = np.zeros((5, v, v), bool)
+    for here in range(v):
+        for kind in (*RouteKind, None):
+            for there in board.targets(here, kind):
+                adjacent[4 if kind is None else kind, here, there] = True
+    starts = [board.index(board.start_village(seat, n)) for seat in range(n)]
+    start_hands = np.zeros((n, t), np.int32)
+    for seat in range(n):
+        for card in cards.starting_set(board.villages[starts[seat]].name).cards:
+            start_hands[seat, index[card.sort_key]] += 1
+
+    def ids(name: str) -> range:
+        section = layout.section(name)
+        return range(section.start, section.stop)
+
+    route_moves = [m for i in ids("route") if isinstance(m := layout.move(i), PlayRoute)]
+    feed_moves = [m for i in ids("feed move") if isinstance(m := layout.move(i), PlayFeedMove)]
+    deliver_moves = [m for i in ids("deliver") if isinstance(m := layout.move(i), PlayRequest)]
+    discard_moves = [m for i in ids("discard card") if isinstance(m := layout.move(i), DiscardCard)]
+    # Each section holds only its own kind of move (troedler.adapters.actions).
+    assert len(route_moves) + len(feed_moves) + len(deliver_moves) + len(discard_moves) == sum(
+        len(ids(name)) for name in ("route", "feed move", "deliver", "discard card")
+    )
+
+    def take(good: Good | None) -> int:
+        return -1 if good is None else int(good)
+
+    deliver_goods = [m.delivered.counts for m in deliver_moves]
+    deliver_replaced = [len(m.request.goods - m.delivered) for m in deliver_moves]
+    carried = max(START_HAND, rules.hand_limit)
+    return Tables(
+        game=game,
+        n=n,
+        villages=v,
+        types=t,
+        piles=n + 1,
+        cards_in_play=len(cards.routes)
+        + len(cards.requests)
+        + cards.special_feed
+        + cards.extra_goods
+        + START_HAND * n,
+        max_hand=carried + PILE_SIZE,
+        max_request=max(len(card.goods) for card in types if isinstance(card, RequestCard)),
+        num_actions=layout.num_actions,
+        observation_size=tensor_layout(board, cards, n).size,
+        card_list=types,
+        request_goods=_array(request_goods),
+        request_points=_array(request_points),
+        adjacent=_array(adjacent, np.bool_),
+        numbers=_array([village.number for village in board.villages]),
+        starts=_array(starts),
+        start_hands=_array(start_hands),
+        route_cards=_array([index[card.sort_key] for card in cards.routes]),
+        request_cards=_array([index[card.sort_key] for card in cards.requests]),
+        section_starts=_array([section.start for section in layout.sections]),
+        route_kind=_array([int(m.kind) for m in route_moves]),
+        route_to=_array([board.index(m.to) for m in route_moves]),
+        route_take=_array([take(m.take) for m in route_moves]),
+        feed_to=_array([board.index(m.to) for m in feed_moves]),
+        feed_take=_array([take(m.take) for m in feed_moves]),
+        deliver_type=_array([index[m.request.sort_key] for m in deliver_moves]),
+        deliver_goods=_array(deliver_goods),
+        deliver_replaced=_array(deliver_replaced),
+        discard_type=_array([index[m.card.sort_key] for m in discard_moves]),
+    )
