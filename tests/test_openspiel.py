@@ -167,6 +167,7 @@ def test_the_parameters_reach_the_rules() -> None:
         ("colour=1", pyspiel.SpielError, "Unknown parameter 'colour'"),
     ],
 )
+@pytest.mark.filterwarnings("ignore:python_troedler's parameter max_rounds:DeprecationWarning")
 def test_bad_parameters_are_refused_naming_them(text: str, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         pyspiel.load_game(f"python_troedler({text})")

@@ -46,7 +46,7 @@ from troedler.errors import (
 )
 from troedler.goods import Good, Goods
 from troedler.invariants import check_invariants
-from troedler.legal import apply_move, is_legal, legal_moves
+from troedler.legal import apply_move, is_legal, legal_moves, verify_move
 from troedler.moves import (
     DiscardCard,
     DiscardPile,
@@ -142,6 +142,7 @@ __all__ = [
     "state_to_json",
     "take_pile",
     "tally",
+    "verify_move",
 ]
 
 
