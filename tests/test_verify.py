@@ -10,6 +10,7 @@ import pytest
 from troedler import (
     ConfigurationError,
     IllegalMoveError,
+    Phase,
     PlayRoute,
     RequestCard,
     RouteKind,
@@ -21,6 +22,8 @@ from troedler import (
     new_game,
     verify_move,
 )
+from troedler.actions import forming_outcomes
+from troedler.explicit import apply_chance, chance_outcomes, new_explicit_game
 from troedler.goods import Good
 
 from .helpers import goods_of, position
@@ -101,3 +104,17 @@ def test_a_verify_with_a_non_state_names_the_value_not_a_rule() -> None:
         actions.verify_end_turn("a state")  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="expected a GameState"):
         apply_move("a state", TakePile(0))  # type: ignore[arg-type]
+
+
+def test_R2_verify_turn_up_names_a_card_the_pile_lacks_and_turn_up_lays_the_piles_own() -> None:
+    state = new_explicit_game(2)
+    while state.phase is not Phase.FORM_PILES:
+        state = apply_chance(state, chance_outcomes(state)[0][0])
+    card, _count = forming_outcomes(state)[0]
+    assert actions.can_turn_up(state, card)
+    laid = actions.turn_up(state, card)
+    top = next(pile for pile in laid.dealer_piles if pile)[0]
+    assert top is card or top is next(c for c in state.game_round_pile if c == card)
+    assert not actions.can_turn_up(new_game(2, seed=1), card)  # no pile is being formed
+    with pytest.raises(IllegalMoveError, match="R2: no dealer pile is being formed"):
+        actions.verify_turn_up(new_game(2, seed=1), card)

@@ -54,6 +54,7 @@ __all__ = [
     "can_play_request",
     "can_play_route",
     "can_take_pile",
+    "can_turn_up",
     "discard_card",
     "discard_dealer_pile",
     "discard_options",
@@ -79,6 +80,7 @@ __all__ = [
     "verify_play_request",
     "verify_play_route",
     "verify_take_pile",
+    "verify_turn_up",
 ]
 
 T = TypeVar("T")
@@ -217,21 +219,39 @@ def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
     return hand_counts(state.game_round_pile)
 
 
-def turn_up(state: GameState, card: Card) -> GameState:
-    """Chance turns up ``card`` from the game-round pile and lays it on the next
-    dealer pile: one card on each pile, then the next layer (R2)."""
+def verify_turn_up(state: GameState, card: Card) -> None:
+    """Raise :class:`IllegalMoveError` unless chance may turn up ``card`` now
+    (R2): a dealer pile is being formed and the game-round pile holds it."""
     if not isinstance(state, GameState):
         raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    if type(card) not in CARD_TYPES:
+    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
         _fail("R2", f"{quote(card)} is not a card")
-    deck = hand_without(state.game_round_pile, card)
-    if deck is None:
+    if hand_index(state.game_round_pile, card) < 0:
         _fail("R2", f"the game-round pile holds no {card} card")
+
+
+def can_turn_up(state: GameState, card: Card) -> bool:
+    """Whether :func:`turn_up` is allowed (see :func:`verify_turn_up`)."""
+    return _passes(verify_turn_up, state, card)
+
+
+def turn_up(state: GameState, card: Card) -> GameState:
+    """Chance turns up ``card`` from the game-round pile and lays it on the next
+    dealer pile: one card on each pile, then the next layer (R2). Checked by
+    :func:`verify_turn_up`."""
+    verify_turn_up(state, card)
+    deck = state.game_round_pile
+    at = hand_index(deck, card)
+    own = deck[at]  # the pile's own card, not the caller's
     piles = state.dealer_piles
     return _forming_state(
-        attrs.evolve(state, game_round_pile=deck, dealer_piles=_lay(piles, _laid(piles), (card,)))
+        attrs.evolve(
+            state,
+            game_round_pile=deck[:at] + deck[at + 1 :],
+            dealer_piles=_lay(piles, _laid(piles), (own,)),
+        )
     )
 
 
