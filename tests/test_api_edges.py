@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from troedler import new_game, parse_move
+from troedler import new_game, parse_move, svg
 from troedler.bots import RandomBot, play_game
 from troedler.errors import ConfigurationError, NotationError, TroedlerError
 from troedler.scoring import Tally, score
@@ -72,3 +72,34 @@ def test_interval_bounds_at_no_wins_and_all_wins_are_exact() -> None:
     summary = tournament(["greedy", "random"], games=2, seed=1)
     text = json.dumps(summary.to_dict())
     assert "e-1" not in text and "e-2" not in text
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        ([1, 2], r"names\[0\] must be text, not 1"),
+        (["Ada", None], r"names\[1\] must be text, not None"),
+        ("ab", "names must be a sequence of 2 seat names, not 'ab'"),
+        (7, "names must be a sequence of 2 seat names, not 7"),
+        (["Ada", "Bo", "Cy", "Di"], "names: 2 seat names needed, got 4"),
+    ],
+)
+def test_a_board_picture_refuses_seat_names_that_are_not_one_text_a_seat(
+    names: object, message: str
+) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        svg.board(new_game(2, seed=1), names=names)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "size", ["abc", -5, 0, 2.5, True, 10**6, pytest.param(10**5000, id="huge")]
+)
+def test_a_board_picture_refuses_a_size_that_is_not_a_width_in_pixels(size: object) -> None:
+    with pytest.raises(ConfigurationError, match="size must be a whole number of pixels"):
+        svg.board(new_game(2, seed=1), size=size)  # type: ignore[arg-type]
+
+
+def test_a_board_picture_of_a_good_size_and_names_is_drawn_that_wide() -> None:
+    picture = svg.board(new_game(2, seed=1), size=640, names=("Ada", "Bo"))
+    assert picture.startswith("<svg") and 'width="640"' in picture
+    assert "Ada" in picture and "Bo" in picture

@@ -20,7 +20,7 @@ CORE = "core"
 ALLOWED = {
     CORE: set(),
     "svg": {CORE},
-    "text": {CORE, "svg"},
+    "text": {CORE},
     "bots": {CORE},
     "simulation": {CORE, "bots"},
     "adapters": {CORE, "bots", "simulation", "text"},

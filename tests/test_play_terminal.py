@@ -283,7 +283,8 @@ def test_a_screen_below_80_by_24_says_it_is_too_small(tmp_path: Path) -> None:
         assert "Aberlour" not in text and all(len(line) <= 60 for line in screen)
         fcntl.ioctl(term.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         term.send("\r")
-        screen = _last_screen(term.expect("your move> "))
+        # readline may draw its prompt again when the window grows: wait for the board.
+        screen = _last_screen(term.expect(r"Round 1.*your move> "))
         assert screen[0].startswith("Round 1") and len(screen) <= 23
         term.send("quit\r")
         assert term.finish() == 0

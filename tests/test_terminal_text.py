@@ -14,7 +14,6 @@ from troedler.cli.simulate import write_summary
 from troedler.records import replay
 from troedler.simulation import tournament
 from troedler.text.render import WIDTH, plural, render_scores, render_screen, wrap
-from troedler.text.view import view_of
 
 NAMES = ("Ada", "greedy 1")
 
@@ -28,17 +27,17 @@ def test_your_row_counts_what_this_turn_has_done_already() -> None:
         players=2, seat=0, hand="AA:4 feed", goods="AAU", villages={"Knockando": ""},
         cart="Knockando",
     )  # fmt: skip
-    before = _row(render_screen(view_of(observe(state, 0)), NAMES, you=0), "Ada")
+    before = _row(render_screen(observe(state, 0), NAMES, you=0), "Ada")
     assert " 3pts  2dmg 0req " in before, before  # a point and half a damage a good
     state = play(state, "deliver AA:4 with AU")
-    after = _row(render_screen(view_of(observe(state, 0)), NAMES, you=0), "Ada")
+    after = _row(render_screen(observe(state, 0), NAMES, you=0), "Ada")
     # 4 points and one good left; the feed spent (1) and half the good (1) are damage.
     assert " 5pts  2dmg 1req " in after, after
 
 
 def test_your_own_screen_says_you_and_counts_in_the_right_number() -> None:
     state = new_game(2, seed=4)
-    screen = render_screen(view_of(observe(state, 0)), NAMES, you=0)
+    screen = render_screen(observe(state, 0), NAMES, you=0)
     title = screen.splitlines()[0]
     assert title == "Round 1 · dealer you · you take a dealer pile"
     assert plural(1, "card") == "1 card" and plural(3, "card") == "3 cards"
@@ -79,7 +78,7 @@ def test_every_screen_of_a_game_fits_80_by_23_and_cuts_only_at_words(
     names = ["a rather long name"] + [f"random {s}" for s in range(1, players)]
     seat = state.current_player if state.current_player is not None else 0
     seen = observe(state, seat)
-    screen = render_screen(view_of(seen), names, you=seat, moves=seen.legal_moves,
+    screen = render_screen(seen, names, you=seat, moves=seen.legal_moves,
                            message="Not allowed: " + "a reason of many words " * 8)  # fmt: skip
     lines = screen.splitlines()
     assert len(lines) <= 23 and all(len(line) <= WIDTH for line in lines), screen

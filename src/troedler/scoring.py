@@ -6,10 +6,18 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from troedler.cards import Card, RequestCard, SpecialFeedCard
 from troedler.errors import ConfigurationError, TroedlerError, quote
 from troedler.state import GameState
 
-__all__ = ["TWO_PLAYER_DAMAGE_MARGIN", "Outcome", "Tally", "outcome", "score"]
+__all__ = [
+    "TWO_PLAYER_DAMAGE_MARGIN",
+    "Outcome",
+    "Tally",
+    "outcome",
+    "score",
+    "value_pile_tally",
+]
 
 TWO_PLAYER_DAMAGE_MARGIN = 3
 """With two players, total damage needs this much more damage than the other (E4)."""
@@ -131,11 +139,25 @@ def tally(state: GameState, seat: int) -> Tally:
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {quote(seat)}")
     player = state.players[seat]
-    return Tally(
-        feed_used=player.feed_used,
-        goods_held=len(player.goods),
-        request_points=tuple(card.points for card in player.fulfilled_requests),
-    )
+    return value_pile_tally(player.value_pile, len(player.goods))
+
+
+def value_pile_tally(value_pile: Iterable[Card], goods_held: int) -> Tally:
+    """The tally of the cards on a value pile and the goods held (E2, E5).
+
+    The special feed among ``value_pile`` is the feed used, the goods
+    requests are the fulfilled ones, in the pile's order. The pictures read
+    a seat's tally through this too, with the cards its turn has played so
+    far (which join the value pile when the turn ends, T6).
+    """
+    feed_used = 0
+    request_points = []
+    for card in value_pile:
+        if isinstance(card, RequestCard):
+            request_points.append(card.points)
+        elif isinstance(card, SpecialFeedCard):
+            feed_used += 1
+    return Tally(feed_used, goods_held, tuple(request_points))
 
 
 def outcome(state: GameState) -> Outcome:

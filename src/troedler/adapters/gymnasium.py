@@ -4,7 +4,7 @@
 >>> game = env(players=3, opponents=["greedy", "random"], seat=1)
 >>> tensor, info = game.reset(seed=7)
 >>> tensor.shape, int(game.action_space.n), int(game.action_masks().sum()) > 0
-((816,), 2441, True)
+((679,), 2441, True)
 
 The learner holds one seat; troedler's bots, or any bot objects, play the
 others, between the learner's decisions. It is the PettingZoo environment of

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 import attrs
 
 from troedler.board import Board
-from troedler.cards import SPECIAL_FEED, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.legal import apply_move, legal_moves
 from troedler.moves import DiscardPile, EndTurn, Move, TakePile
-from troedler.scoring import Tally
+from troedler.scoring import Tally, value_pile_tally
 from troedler.state import GameState, Phase
 from troedler.views import Observation, determinize
 
@@ -56,13 +56,10 @@ def _distances(board: Board) -> tuple[tuple[int, ...], ...]:
 def _tally(state: GameState, seat: int) -> Tally:
     """``seat``'s tally if the game ended now, counting what its turn has played."""
     player = state.players[seat]
-    feed = player.feed_used
-    requests = player.fulfilled_requests
+    cards = player.value_pile
     if state.current_player == seat:
-        played = state.turn.played
-        feed += played.count(SPECIAL_FEED)
-        requests += tuple(card for card in played if isinstance(card, RequestCard))
-    return Tally(feed, len(player.goods), tuple(card.points for card in requests))
+        cards += state.turn.played  # they join the value pile when the turn ends (T6)
+    return value_pile_tally(cards, len(player.goods))
 
 
 def evaluate(state: GameState, seat: int) -> float:

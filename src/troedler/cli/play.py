@@ -39,7 +39,6 @@ from troedler.text.render import (
     wants_colour,
     wrap,
 )
-from troedler.text.view import view_of
 from troedler.views import Observation, Recall, observe
 
 __all__ = ["HELP", "play_in_terminal", "too_small"]
@@ -438,7 +437,7 @@ def _ask(
             page = small
         else:
             page = render_screen(
-                view_of(seen),
+                seen,
                 names,
                 colour=colour,
                 you=seen.seat,

@@ -17,7 +17,6 @@ from troedler.cli.replay import record_of
 from troedler.position import position_text
 from troedler.records import replay
 from troedler.text.render import render_scores, render_screen, wants_colour
-from troedler.text.view import view_of
 
 __all__ = ["PROMPT", "step_in_terminal"]
 
@@ -53,7 +52,7 @@ def step_in_terminal(
             done = f"{who}: {record.moves[step - 1]}"
         small = too_small() if screen else None
         page = small or render_screen(
-            view_of(state),
+            state,
             names,
             colour=colour,
             heading=f"Step {step}/{last}",

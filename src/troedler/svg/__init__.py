@@ -24,15 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from troedler.errors import ConfigurationError
+from troedler.errors import ConfigurationError, quote
 from troedler.moves import Move
-from troedler.state import GameState
+from troedler.position_facts import Position, check_position, num_players
 from troedler.svg.drawing import Picture, picture
-from troedler.svg.facts import check_position, num_players
 from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
 from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
-from troedler.views import Observation
 
 __all__ = [
     "GOOD_COLOURS",
@@ -46,8 +44,6 @@ __all__ = [
     "replay_html",
     "write_replay_html",
 ]
-
-Position = GameState | Observation
 
 
 def board_picture(
@@ -68,8 +64,15 @@ def board_picture(
     seats = num_players(position)
     if names is None:
         names = tuple(f"seat {seat}" for seat in range(seats))
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ConfigurationError(
+            f"names must be a sequence of {seats} seat names, not {quote(names)}"
+        )
     if len(names) != seats:
-        raise ConfigurationError(f"{seats} seat names needed, got {len(names)}")
+        raise ConfigurationError(f"names: {seats} seat names needed, got {len(names)}")
+    for seat, name in enumerate(names):
+        if not isinstance(name, str):
+            raise ConfigurationError(f"names[{seat}] must be text, not {quote(name)}")
     if before is not None:
         before = check_position(before)
         if before.board != position.board or num_players(before) != seats:

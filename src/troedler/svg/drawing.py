@@ -14,9 +14,10 @@ from collections.abc import Sequence
 
 import attrs
 
+from troedler.errors import ConfigurationError, quote
 from troedler.moves import Move
+from troedler.position_facts import Position
 from troedler.svg.elements import done, el, num, token_defs
-from troedler.svg.facts import Position
 from troedler.svg.layout import layout
 from troedler.svg.map import LEGEND_H, carts, last_move_marks, legend, routes, village
 from troedler.svg.panel import PANEL_W, Panel
@@ -28,6 +29,8 @@ MARGIN_X = 85.0
 MARGIN_TOP = 70.0
 MARGIN_BOTTOM = 55.0
 PANEL_GAP = 16.0
+MAX_SIZE = 100_000
+"""The widest picture, in pixels, that ``size`` may ask for."""
 
 
 @attrs.frozen
@@ -51,6 +54,11 @@ class Picture:
             },
         )
         if size is not None:
+            if type(size) is not int or not 1 <= size <= MAX_SIZE:
+                raise ConfigurationError(
+                    f"size must be a whole number of pixels from 1 to {MAX_SIZE} "
+                    f"(or None, to scale with its container), not {quote(size)}"
+                )
             root.set("width", str(size))
             root.set("height", num(size * self.height / self.width))
         text = ET.tostring(root, encoding="unicode")

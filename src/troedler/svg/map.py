@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from troedler import position_facts as facts
 from troedler.board import RouteKind
 from troedler.goods import Good, Goods
 from troedler.moves import (
@@ -21,9 +22,8 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.svg import facts
+from troedler.position_facts import Position
 from troedler.svg.elements import TOKEN, done, el, num, text, token
-from troedler.svg.facts import Position
 from troedler.svg.style import (
     FAINT,
     GOOD_COLOURS,
@@ -35,6 +35,7 @@ from troedler.svg.style import (
     ROUTE_STYLES,
     SEAT_COLOURS,
     VILLAGE_FILL,
+    seat_colour,
 )
 
 __all__ = [
@@ -319,7 +320,7 @@ def carts(
             width=24.0,
             height=14.0,
             rx=3.0,
-            fill=facts.seat_colour(position, seat),
+            fill=seat_colour(position, seat),
             stroke=INK,
             stroke_width=2.5 if moving else 1.0,
         )

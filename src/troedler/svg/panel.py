@@ -6,17 +6,18 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from troedler import position_facts as facts
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.position_facts import Position
 from troedler.state import Phase
-from troedler.svg import facts
 from troedler.svg.elements import done, el, text, token
-from troedler.svg.facts import Position
 from troedler.svg.style import (
     CARD_FILL,
     FAINT,
     HIGHLIGHT,
     INK,
     ROUTE_STYLES,
+    seat_colour,
 )
 
 __all__ = ["PANEL_W", "Panel"]
@@ -248,7 +249,7 @@ class Panel:
                 width=16.0,
                 height=16.0,
                 rx=3.0,
-                fill=facts.seat_colour(v, seat),
+                fill=seat_colour(v, seat),
                 stroke=INK,
                 stroke_width=0.8,
             )

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from troedler import position_facts as facts
 from troedler.board import RouteKind
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.goods import Good, Goods
+from troedler.position_facts import Position
 from troedler.state import Phase
-from troedler.svg import facts
-from troedler.svg.facts import Position
 from troedler.svg.style import (
     CARD_FILL,
     FAINT,
@@ -30,6 +30,7 @@ from troedler.svg.style import (
     ROUTE_NAMES,
     ROUTE_STYLES,
     SEAT_COLOURS,
+    seat_colour,
 )
 
 __all__ = ["card_html", "goods_html", "panel_css", "panel_html"]
@@ -77,7 +78,7 @@ def _seat(position: Position, seat: int, name: str) -> str:
 
 
 def _colour_index(position: Position, seat: int) -> int:
-    return SEAT_COLOURS.index(facts.seat_colour(position, seat))
+    return SEAT_COLOURS.index(seat_colour(position, seat))
 
 
 def panel_html(

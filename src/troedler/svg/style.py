@@ -12,6 +12,7 @@ import attrs
 
 from troedler.board import RouteKind
 from troedler.goods import Good
+from troedler.position_facts import Position, num_players
 
 __all__ = [
     "GOOD_COLOURS",
@@ -20,11 +21,19 @@ __all__ = [
     "ROUTE_STYLES",
     "SEAT_COLOURS",
     "RouteStyle",
+    "seat_colour",
 ]
 
 SEAT_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
 """The colour of each start village, in the board's seat-colour order; a seat
 takes the colour of its start village."""
+
+
+def seat_colour(position: Position, seat: int) -> str:
+    """The colour of ``seat``: that of its start village."""
+    board = position.board
+    start = board.start_village(seat, num_players(position))
+    return SEAT_COLOURS[board.start_villages.index(start) % len(SEAT_COLOURS)]
 
 
 @attrs.frozen

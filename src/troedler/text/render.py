@@ -15,8 +15,9 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
+from troedler import position_facts as facts
 from troedler.board import RouteKind
-from troedler.cards import Card, RequestCard, RouteCard, SpecialFeedCard
+from troedler.cards import Card, RequestCard, RouteCard
 from troedler.goods import Good, Goods
 from troedler.moves import (
     DiscardCard,
@@ -30,9 +31,9 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.scoring import Tally, outcome
+from troedler.position_facts import Position
+from troedler.scoring import outcome, value_pile_tally
 from troedler.state import GameState, Phase
-from troedler.text.view import View
 from troedler.views import Observation
 
 __all__ = [
@@ -182,16 +183,17 @@ def _shorten(text: str, width: int = WIDTH) -> str:
     return text[: cut if cut > 0 else width - 1].rstrip() + "…"
 
 
-def _mover_text(view: View, names: Sequence[str], you: int | None = None) -> str:
-    if view.phase is Phase.GAME_OVER:
+def _mover_text(position: Position, names: Sequence[str], you: int | None = None) -> str:
+    if position.phase is Phase.GAME_OVER:
         return "game over"
-    seat = view.current_player
+    seat = position.current_player
     mine = seat is not None and seat == you
     who = names[seat] if seat is not None else "-"
-    if view.phase is Phase.TAKE_PILES:
+    if position.phase is Phase.TAKE_PILES:
         return "you take a dealer pile" if mine else f"{who} to take a dealer pile"
-    if view.discards_due:
-        return f"{'you discard' if mine else who + ' discards'} {view.discards_due} more"
+    _, _, due = facts.turn(position)
+    if due:
+        return f"{'you discard' if mine else who + ' discards'} {due} more"
     return "your turn" if mine else f"{who} to play"
 
 
@@ -276,37 +278,37 @@ def _move_pieces(ink: Ink, name: str, members: list[tuple[int, Move]]) -> list[t
     return pieces
 
 
-def _player_lines(ink: Ink, view: View, names: Sequence[str], you: int | None) -> list[str]:
+def _player_lines(ink: Ink, position: Position, names: Sequence[str], you: int | None) -> list[str]:
     lines = []
     width = max(len(n) for n in names)
-    for seat in range(view.num_players):
-        marker = "▶" if seat == view.current_player else " "
+    carts = facts.carts(position)
+    all_goods = facts.goods(position)
+    played, _, _ = facts.turn(position)
+    for seat in range(facts.num_players(position)):
+        marker = "▶" if seat == position.current_player else " "
         name = names[seat].ljust(width)
-        tally = view.tally(seat)
-        fulfilled = view.fulfilled(seat)
-        if seat == view.current_player and view.played and tally is not None:
+        pile = facts.value_pile(position, seat)
+        if seat == position.current_player and pile is not None:
             # What this turn has done already counts: feed spent, requests delivered.
-            feed = sum(isinstance(card, SpecialFeedCard) for card in view.played)
-            points = tuple(c.points for c in view.played if isinstance(c, RequestCard))
-            tally = Tally(tally.feed_used + feed, tally.goods_held, tally.request_points + points)
-            fulfilled = (fulfilled or 0) + len(points)
+            pile += played
+        goods = all_goods[seat]
+        tally = None if pile is None else value_pile_tally(pile, len(goods))
         score = (
             " ?pts  ?dmg ?req"
-            if tally is None or fulfilled is None
-            else f"{tally.points:>2}pts {tally.damage:>2}dmg {fulfilled}req"
+            if tally is None
+            else f"{tally.points:>2}pts {tally.damage:>2}dmg {len(tally.request_points)}req"
         )
-        hand = view.hands[seat]
+        hand = facts.hand(position, seat)
         if seat == you:
             held = "your hand is below"
         elif hand is None:
-            held = f"hand {plural(view.hand_sizes[seat], 'card')}"
+            held = f"hand {plural(facts.hand_size(position, seat), 'card')}"
         else:
             held = "hand " + (" ".join(str(c) for c in hand) or "-")
-        goods = view.goods[seat]
         pad = " " * max(0, 7 - len(goods))
-        plain = f"{marker}{name} {view.carts[seat]:<13} {goods!s}{pad} {score} {held}"
+        plain = f"{marker}{name} {carts[seat]:<13} {goods!s}{pad} {score} {held}"
         shown = (
-            f"{marker}{ink.seat(seat, name)} {view.carts[seat]:<13} {ink.goods(goods)}{pad} "
+            f"{marker}{ink.seat(seat, name)} {carts[seat]:<13} {ink.goods(goods)}{pad} "
             f"{score} {held}"
         )
         if len(plain) > WIDTH:  # the hand, plain text at the end, is shortened at a card
@@ -317,7 +319,7 @@ def _player_lines(ink: Ink, view: View, names: Sequence[str], you: int | None) -
 
 
 def render_screen(
-    view: View,
+    position: Position,
     names: Sequence[str],
     *,
     colour: bool = False,
@@ -327,25 +329,29 @@ def render_screen(
     recent: str = "",
     message: str = "",
 ) -> str:
-    """The position as at most :data:`HEIGHT` lines of at most :data:`WIDTH` characters.
+    """``position`` (a :class:`~troedler.GameState` or an
+    :class:`~troedler.Observation`) as at most :data:`HEIGHT` lines of at most
+    :data:`WIDTH` characters.
 
     ``you`` is the seat the screen is drawn for (its hand and routes are
     shown); ``moves`` its legal moves, drawn grouped and numbered as
     :func:`group_moves` numbers them; ``recent`` what happened since;
     ``message`` a last line, such as the reason a move was refused.
     """
+    position = facts.check_position(position)
     ink = Ink(colour)
     lines: list[str] = []
-    dealer = "you" if view.dealer == you else names[view.dealer]
-    title = f"Round {view.round} · dealer {dealer} · {_mover_text(view, names, you)}"
+    dealer = "you" if position.dealer == you else names[position.dealer]
+    title = f"Round {position.round} · dealer {dealer} · {_mover_text(position, names, you)}"
     if heading:
         title = f"{heading} · {title}"
     lines.append(ink(_shorten(title), "bold"))
     here: dict[str, list[int]] = {}
-    for seat, cart in enumerate(view.carts):
+    carts_now = facts.carts(position)
+    for seat, cart in enumerate(carts_now):
         here.setdefault(cart, []).append(seat)
     cells = []
-    for village, goods in zip(view.board.villages, view.village_goods, strict=True):
+    for village, goods in zip(position.board.villages, position.village_goods, strict=True):
         if len(goods) <= 7:
             text, shown_goods = str(goods), ink.goods(goods)
         else:
@@ -369,18 +375,18 @@ def render_screen(
                 shown, plain = cells[k]
                 line += shown + (" " * (27 - len(plain)) if c < 2 else "")
         lines.append(line.rstrip())
-    lines.extend(_player_lines(ink, view, names, you))
+    lines.extend(_player_lines(ink, position, names, you))
     if you is not None:
-        hand = view.hands[you] or ()
+        hand = facts.hand(position, you) or ()
         shown = " ".join(ink.card(card) for card in hand) or "no cards"
         lines.append(f"Your hand: {shown}")
-        cart = view.carts[you]
-        board = view.board
+        cart = carts_now[you]
+        board = position.board
         pieces = [(ink("Routes from " + cart + ":", "bold"), f"Routes from {cart}:")]
         for route in board.routes:
             if cart in route.ends:
                 there = route.ends[1] if route.ends[0] == cart else route.ends[0]
-                goods = view.village_goods[board.index(there)]
+                goods = position.village_goods[board.index(there)]
                 word = route.kind.code
                 pieces.append(
                     (
@@ -389,9 +395,9 @@ def render_screen(
                     )
                 )
         lines.extend(_words(ink, pieces, 2, 2))
-    if view.dealer_piles:
+    if position.dealer_piles:
         pieces = [("Dealer piles:", "Dealer piles:")]
-        for k, pile in enumerate(view.dealer_piles):
+        for k, pile in enumerate(position.dealer_piles):
             if pile is None:
                 pieces.append((f"{k}: gone ·", f"{k}: gone ·"))
             else:
@@ -399,24 +405,22 @@ def render_screen(
                 plain = " ".join("?" if c is None else str(c) for c in pile) or "empty"
                 pieces.append((f"{ink(str(k), 'bold')}: {shown} ·", f"{k}: {plain} ·"))
         lines.extend(_words(ink, pieces, 2, 2))
-    top = ink.card(view.discard_top) if view.discard_top is not None else "-"
-    played = ""
-    if view.played:
-        played = "; played now: " + " ".join(ink.card(c) for c in view.played)
+    discard_top, discard_size = facts.discard(position)
+    top = ink.card(discard_top) if discard_top is not None else "-"
+    played, _, due = facts.turn(position)
     pile_line = (
-        f"Discard pile {plural(view.discard_size, 'card')}, top {top}; "
-        f"game-round pile {view.game_round_pile_size}"
+        f"Discard pile {plural(discard_size, 'card')}, top {top}; "
+        f"game-round pile {facts.round_pile_size(position)}"
     )
     if played:
         words = [(w, w) for w in pile_line.split(" ")]
         words[-1] = (words[-1][0] + ";", words[-1][1] + ";")
         words.append(("played now:", "played now:"))
-        words.extend((ink.card(c), str(c)) for c in view.played)
+        words.extend((ink.card(c), str(c)) for c in played)
         lines.extend(_words(ink, words, 2, 2))
     else:
         lines.append(pile_line)
-    if you is not None and view.discards_due and view.current_player == you:
-        due = view.discards_due
+    if you is not None and due and position.current_player == you:
         rule = (
             f"Over the hand limit (T7): you discard {due} more, in hand order: only "
             "cards from the last one discarded onward may go."

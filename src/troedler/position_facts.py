@@ -4,17 +4,20 @@
 A state knows every card, an observation only what its seat knows (None for
 the rest): these functions read either without copying it into a record of
 their own, so a picture of an observation can show nothing its seat does
-not know.
+not know. The board pictures (:mod:`troedler.svg`) and the terminal screen
+(:mod:`troedler.text`) both read a position through them. The fields that
+a state and an observation share by name (``board``, ``round``, ``dealer``,
+``phase``, ``current_player``, ``village_goods``, ``dealer_piles``) are
+read from the position itself.
 """
 
 from __future__ import annotations
 
-from troedler.cards import Card, RequestCard, SpecialFeedCard
+from troedler.cards import Card
 from troedler.errors import ConfigurationError
 from troedler.goods import Goods
-from troedler.scoring import Tally
+from troedler.scoring import Tally, value_pile_tally
 from troedler.state import GameState
-from troedler.svg.style import SEAT_COLOURS
 from troedler.views import Observation
 
 __all__ = [
@@ -28,7 +31,6 @@ __all__ = [
     "hand_size",
     "num_players",
     "round_pile_size",
-    "seat_colour",
     "tally",
     "turn",
     "value_pile",
@@ -121,23 +123,10 @@ def viewer(position: Position) -> tuple[int | None, str | None]:
 def tally(position: Position, seat: int) -> Tally | None:
     """The seat's scoring tally so far, or None if its value pile is not known."""
     pile = value_pile(position, seat)
-    if pile is None:
-        return None
-    return Tally(
-        feed_used=sum(1 for card in pile if isinstance(card, SpecialFeedCard)),
-        goods_held=len(goods(position)[seat]),
-        request_points=tuple(card.points for card in pile if isinstance(card, RequestCard)),
-    )
+    return None if pile is None else value_pile_tally(pile, len(goods(position)[seat]))
 
 
 def fulfilled(position: Position, seat: int) -> int | None:
     """How many goods requests the seat has fulfilled, if known."""
-    pile = value_pile(position, seat)
-    return None if pile is None else sum(isinstance(c, RequestCard) for c in pile)
-
-
-def seat_colour(position: Position, seat: int) -> str:
-    """The colour of ``seat``: that of its start village."""
-    board = position.board
-    start = board.start_village(seat, num_players(position))
-    return SEAT_COLOURS[board.start_villages.index(start) % len(SEAT_COLOURS)]
+    counted = tally(position, seat)
+    return None if counted is None else len(counted.request_points)
