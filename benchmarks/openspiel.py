@@ -49,13 +49,15 @@ from troedler.bots import ISMCTSBot as EngineISMCTSBot
 REPEATS = 5
 
 
-def _load(players: int, max_rounds: int = 100) -> Any:
-    return pyspiel.load_game(f"python_troedler(players={players},max_rounds={max_rounds})")
+def _load(players: int, scored_after_rounds: int = 100) -> Any:
+    return pyspiel.load_game(
+        f"python_troedler(players={players},scored_after_rounds={scored_after_rounds})"
+    )
 
 
-def sim_test_seconds(players: int, sims: int, max_rounds: int = 100) -> float:
+def sim_test_seconds(players: int, sims: int, scored_after_rounds: int = 100) -> float:
     """Seconds per random_sim_test game."""
-    game = _load(players, max_rounds)
+    game = _load(players, scored_after_rounds)
     start = time.perf_counter()
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     return (time.perf_counter() - start) / sims
@@ -154,9 +156,11 @@ def _timed(bot: Any, timer: list[float]) -> Any:
     return bot
 
 
-def ismcts_match(games: int, iterations: int, max_rounds: int, uct_c: float) -> dict[str, Any]:
+def ismcts_match(
+    games: int, iterations: int, scored_after_rounds: int, uct_c: float
+) -> dict[str, Any]:
     """OpenSpiel's Python ISMCTS against troedler's ISMCTSBot, two players, seats alternating."""
-    game = _load(2, max_rounds)
+    game = _load(2, scored_after_rounds)
     spiel_share = ours_share = 0.0
     spiel_seconds = ours_seconds = 0.0
     spiel_moves = ours_moves = 0
@@ -178,7 +182,7 @@ def ismcts_match(games: int, iterations: int, max_rounds: int, uct_c: float) -> 
     return {
         "games": games,
         "iterations": iterations,
-        "max_rounds": max_rounds,
+        "scored_after_rounds": scored_after_rounds,
         "uct_c": uct_c,
         "openspiel_ismcts_win_share": spiel_share / games,
         "troedler_ismcts_win_share": ours_share / games,
@@ -192,7 +196,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="a short run (noisier figures)")
     parser.add_argument("--games", type=int, default=10, help="games of the ISMCTS match")
     parser.add_argument("--iterations", type=int, default=50, help="ISMCTS iterations per move")
-    parser.add_argument("--max-rounds", type=int, default=4, help="round cap of the match")
+    parser.add_argument(
+        "--scored-after-rounds",
+        type=int,
+        default=4,
+        help="rounds after which a match game is scored",
+    )
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel ISMCTS exploration")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -228,7 +237,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     figures["ismcts_match"] = (
         ismcts_match(1, 5, 1, args.uct_c)
         if quick
-        else ismcts_match(args.games, args.iterations, args.max_rounds, args.uct_c)
+        else ismcts_match(args.games, args.iterations, args.scored_after_rounds, args.uct_c)
     )
     _print(figures)
     print(json.dumps(figures, sort_keys=True))
@@ -257,7 +266,8 @@ def _print(figures: dict[str, Any]) -> None:
     match = figures["ismcts_match"]
     print(
         f"ISMCTS match, {match['games']} games of 2 players, {match['iterations']} iterations, "
-        f"cap {match['max_rounds']} rounds: OpenSpiel {match['openspiel_ismcts_win_share']:.2f} "
+        f"scored after {match['scored_after_rounds']} rounds: "
+        f"OpenSpiel {match['openspiel_ismcts_win_share']:.2f} "
         f"({match['openspiel_seconds_per_move']:.2f} s/move), troedler "
         f"{match['troedler_ismcts_win_share']:.2f} "
         f"({match['troedler_seconds_per_move']:.2f} s/move)"

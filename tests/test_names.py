@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import troedler
-from troedler import actions, invariants, state
+from troedler import actions, invariants, records, state
+from troedler.bots import RandomBot, play_game
 
 
 @pytest.mark.parametrize(
@@ -19,6 +20,8 @@ from troedler import actions, invariants, state
         (state, "cards_in_state", invariants.cards_in_state),
         (state, "hand_size_problems", invariants.hand_size_problems),
         (state, "taker_problem", invariants.taker_problem),
+        (troedler, "GameResult", troedler.Outcome),
+        (records, "GameResult", troedler.Outcome),
     ],
 )
 def test_an_old_name_warns_and_gives_the_new(module: object, old: str, new: object) -> None:
@@ -27,7 +30,7 @@ def test_an_old_name_warns_and_gives_the_new(module: object, old: str, new: obje
 
 
 def test_unknown_names_are_still_attribute_errors() -> None:
-    for module in (troedler, actions, state):
+    for module in (troedler, actions, records, state):
         with pytest.raises(AttributeError):
             module.no_such_name  # type: ignore[attr-defined]  # noqa: B018
 
@@ -39,3 +42,22 @@ def test_the_state_field_and_the_action_have_different_names() -> None:
     after = troedler.discard_dealer_pile(game, 0)
     assert len(after.discard_pile) == len(game.discard_pile) + len(game.dealer_piles[0] or ())
     assert "discard_pile" not in troedler.__all__
+
+
+def test_a_record_holds_the_outcome_of_its_last_state() -> None:
+    # One name for the scoring of a finished game: the record holds the
+    # Outcome that outcome() gives, and reading it back gives it again.
+    played = play_game([RandomBot(), RandomBot()], seed=3, max_rounds=100)
+    assert played.finished
+    assert played.record.result == troedler.outcome(played.final)
+    again = troedler.GameRecord.from_json(played.record.to_json())
+    assert again.result == played.record.result
+    assert "GameResult" not in troedler.__all__
+
+
+def test_max_rounds_cuts_a_game_unfinished_everywhere_it_is_a_name() -> None:
+    # max_rounds cuts a game unfinished (play_game, simulations, PettingZoo);
+    # an OpenSpiel game scored after some rounds says scored_after_rounds.
+    played = play_game([RandomBot(), RandomBot()], seed=1, max_rounds=1)
+    assert not played.finished and played.record.result is None
+    assert played.final.round == 2 and not played.final.is_over

@@ -104,10 +104,11 @@ def test_importing_the_adapter_registers_python_troedler() -> None:
     assert game.num_players() == 4
     assert game.get_parameters() == {
         "players": 4,
-        "max_rounds": 100,
+        "scored_after_rounds": 100,
         "starting_dealer": 0,
         "end_threshold": 0,
         "reshuffle_mid_forming": True,
+        "max_rounds": 0,
     }
 
 
@@ -126,7 +127,7 @@ def test_the_game_type_is_sequential_explicit_chance_imperfect_information() -> 
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_the_game_info_follows_the_parameters(players: int) -> None:
-    game = _load(players, max_rounds=7)
+    game = _load(players, scored_after_rounds=7)
     assert game.num_players() == players
     assert game.num_distinct_actions() == 2441
     assert game.max_chance_outcomes() == 40
@@ -158,12 +159,15 @@ def test_the_parameters_reach_the_rules() -> None:
     [
         ("players=5", ConfigurationError, "S1: 2, 3 or 4 players"),
         ("players=1", ConfigurationError, "S1"),
-        ("max_rounds=0", ConfigurationError, "max_rounds must be 1 or more"),
+        ("scored_after_rounds=0", ConfigurationError, "scored_after_rounds must be 1 or more"),
+        ("max_rounds=-1", ConfigurationError, "max_rounds must be 1 or more"),
+        ("max_rounds=3,scored_after_rounds=4", ConfigurationError, "disagree"),
         ("players=2,starting_dealer=2", ConfigurationError, "S3"),
         ("end_threshold=99", ConfigurationError, "end_threshold"),
         ("colour=1", pyspiel.SpielError, "Unknown parameter 'colour'"),
     ],
 )
+@pytest.mark.filterwarnings("ignore:python_troedler's parameter max_rounds:DeprecationWarning")
 def test_bad_parameters_are_refused_naming_them(text: str, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         pyspiel.load_game(f"python_troedler({text})")
@@ -202,9 +206,17 @@ def test_random_sim_test_passes_with_every_state_checked(players: int, sims: int
     assert checked["chance"] > 62 * sims and checked["other"] > 100 * sims
 
 
-def test_random_sim_test_passes_with_a_round_cap() -> None:
+def test_the_old_parameter_max_rounds_still_sets_scored_after_rounds_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="max_rounds is now scored_after_rounds"):
+        game = pyspiel.load_game("python_troedler(players=2,max_rounds=3)")
+    assert game.table.scored_after_rounds == 3
+    assert game.get_parameters()["scored_after_rounds"] == 3
+    assert game.max_game_length() == 3 * max_moves_per_round(game.table.rules)
+
+
+def test_random_sim_test_passes_with_a_scored_end_after_two_rounds() -> None:
     pyspiel.random_sim_test(
-        _load(2, max_rounds=2),
+        _load(2, scored_after_rounds=2),
         num_sims=4,
         serialize=True,
         verbose=False,
@@ -439,7 +451,7 @@ def test_clone_shares_the_immutable_position_and_stays_apart() -> None:
 
 
 def test_serialize_round_trips_carrying_the_engine_state_as_json() -> None:
-    game = _load(3, max_rounds=1)
+    game = _load(3, scored_after_rounds=1)
     state = game.new_initial_state()
     rng = random.Random(9)
     points = {5, 70, 200}
@@ -460,8 +472,8 @@ def test_serialize_round_trips_carrying_the_engine_state_as_json() -> None:
         step += 1
 
 
-def test_E1_the_round_cap_ends_the_game_scored_as_it_stands() -> None:
-    game = _load(2, max_rounds=1)
+def test_E1_a_game_ends_after_scored_after_rounds_scored_as_it_stands() -> None:
+    game = _load(2, scored_after_rounds=1)
     state = game.new_initial_state()
     rng = random.Random(10)
     while not state.is_terminal():
@@ -473,7 +485,7 @@ def test_E1_the_round_cap_ends_the_game_scored_as_it_stands() -> None:
     tallies = [tally(engine, seat) for seat in range(2)]
     assert state.returns() == win_shares(score(tallies, two_player_rules=True))
     assert sum(state.returns()) == 1.0
-    assert "round cap of 1 rounds ended the game" in str(state)
+    assert "The game ended and was scored after 1 rounds." in str(state)
     with pytest.raises(IllegalMoveError, match="E1: the game is over"):
         state.apply_action(0)
 
@@ -492,7 +504,7 @@ def test_illegal_actions_raise_naming_the_rule() -> None:
 
 
 def test_python_mcts_plays_whole_games_through_evaluate_bots() -> None:
-    game = _load(2, max_rounds=2)
+    game = _load(2, scored_after_rounds=2)
     rng = np.random.RandomState(11)
     for seat in range(2):
         rollouts = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seat))
@@ -504,7 +516,7 @@ def test_python_mcts_plays_whole_games_through_evaluate_bots() -> None:
 
 
 def test_python_ismcts_plays_whole_games_with_the_resampler() -> None:
-    game = _load(3, max_rounds=1)
+    game = _load(3, scored_after_rounds=1)
     rng = np.random.RandomState(12)
     rollouts = mcts.RandomRolloutEvaluator(1, np.random.RandomState(13))
     bots = [
@@ -517,7 +529,7 @@ def test_python_ismcts_plays_whole_games_with_the_resampler() -> None:
 
 
 def test_python_ismcts_without_a_resampler_uses_resample_from_infostate() -> None:
-    game = _load(2, max_rounds=1)
+    game = _load(2, scored_after_rounds=1)
     state = _decision_states(2, seed=6, every=4)[3]
     rollouts = mcts.RandomRolloutEvaluator(1, np.random.RandomState(17))
     bot = spiel_ismcts.ISMCTSBot(game, rollouts, 2.0, 6, random_state=np.random.RandomState(18))
@@ -526,7 +538,7 @@ def test_python_ismcts_without_a_resampler_uses_resample_from_infostate() -> Non
 
 
 def test_troedler_bots_play_through_openspiel_seeing_only_their_seat() -> None:
-    game = _load(2, max_rounds=2)
+    game = _load(2, scored_after_rounds=2)
     bots = [
         TroedlerBot(EngineISMCTSBot(iterations=10), seed=19),
         TroedlerBot(RandomBot(), recall="table", seed=20),
@@ -546,7 +558,7 @@ def test_the_documented_example_runs() -> None:
 
 
 def test_rl_environment_plays_episodes_with_the_win_shares_as_rewards() -> None:
-    environment = Environment(_load(3, max_rounds=1), seed=22)
+    environment = Environment(_load(3, scored_after_rounds=1), seed=22)
     rng = random.Random(23)
     spec = environment.action_spec()
     assert spec["num_actions"] == 2441

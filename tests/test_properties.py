@@ -37,6 +37,7 @@ from troedler import (
     legal_moves,
     new_game,
     parse_move,
+    verify_move,
 )
 from troedler.cards import ROUTE_CARDS, card_sort_key
 from troedler.invariants import cards_in_state
@@ -145,6 +146,27 @@ def test_legal_moves_are_exactly_the_moves_that_apply(state: GameState) -> None:
     for move in _universe(state):
         assert is_legal(state, move) == (move in listed), move
     assert all(is_legal(state, move) for move in listed)
+
+
+@SETTINGS
+@given(reachable_states())
+def test_verify_move_refuses_exactly_what_apply_move_refuses_with_the_same_reason(
+    state: GameState,
+) -> None:
+    # One statement of each rule: the action calls its verify_ function, so
+    # the two doors give the same verdict and the same message.
+    for move in _universe(state):
+        try:
+            verify_move(state, move)
+            verdict = None
+        except IllegalMoveError as error:
+            verdict = str(error)
+        try:
+            apply_move(state, move)
+            applied = None
+        except IllegalMoveError as error:
+            applied = str(error)
+        assert verdict == applied, move
 
 
 @SETTINGS

@@ -46,7 +46,7 @@ from troedler.errors import (
 )
 from troedler.goods import Good, Goods
 from troedler.invariants import check_invariants
-from troedler.legal import apply_move, is_legal, legal_moves
+from troedler.legal import apply_move, is_legal, legal_moves, verify_move
 from troedler.moves import (
     DiscardCard,
     DiscardPile,
@@ -61,7 +61,7 @@ from troedler.moves import (
 )
 from troedler.notation import parse_move
 from troedler.position import from_position_text, position_text
-from troedler.records import GameRecord, GameResult, replay
+from troedler.records import GameRecord, replay
 from troedler.rules import Rules
 from troedler.scoring import Outcome, Tally, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
@@ -84,7 +84,6 @@ __all__ = [
     "ExtraGoodCard",
     "FormatError",
     "GameRecord",
-    "GameResult",
     "GameState",
     "Good",
     "Goods",
@@ -143,6 +142,7 @@ __all__ = [
     "state_to_json",
     "take_pile",
     "tally",
+    "verify_move",
 ]
 
 
@@ -157,4 +157,13 @@ def __getattr__(name: str) -> object:
             stacklevel=2,
         )
         return discard_dealer_pile
+    if name == "GameResult":
+        import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+        warnings.warn(
+            "troedler.GameResult is now troedler.Outcome (a record's result)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Outcome
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,8 +1,10 @@
 """The actions of the game as pure functions: state in, new state out.
 
-Each function checks the rules first and raises :class:`IllegalMoveError`
-naming the rule and the facts; it never changes the state it is given. Checks
-run in a fixed order: game over, phase, whose decision, then the action's own
+Each player action ``x`` comes with ``verify_x``, the one statement of its
+rules, which raises :class:`IllegalMoveError` naming the rule and the facts,
+and ``can_x``, whether ``verify_x`` passes. ``x`` calls ``verify_x`` first and
+then makes the effects; it never changes the state it is given. Checks run
+in a fixed order: game over, phase, whose decision, then the action's own
 rules.
 
 The end of a round (R6) and of the game (E1) follow from the end of the
@@ -12,6 +14,7 @@ next round's piles are formed at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NoReturn, TypeVar, cast
 
 import attrs
@@ -42,6 +45,16 @@ from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "PILE_SIZE",
+    "can_discard_card",
+    "can_discard_dealer_pile",
+    "can_end_turn",
+    "can_play_extra_good",
+    "can_play_feed_extra_good",
+    "can_play_feed_move",
+    "can_play_request",
+    "can_play_route",
+    "can_take_pile",
+    "can_turn_up",
     "discard_card",
     "discard_dealer_pile",
     "discard_options",
@@ -58,6 +71,16 @@ __all__ = [
     "start_forming",
     "take_pile",
     "turn_up",
+    "verify_discard_card",
+    "verify_discard_dealer_pile",
+    "verify_end_turn",
+    "verify_play_extra_good",
+    "verify_play_feed_extra_good",
+    "verify_play_feed_move",
+    "verify_play_request",
+    "verify_play_route",
+    "verify_take_pile",
+    "verify_turn_up",
 ]
 
 T = TypeVar("T")
@@ -196,21 +219,39 @@ def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
     return hand_counts(state.game_round_pile)
 
 
-def turn_up(state: GameState, card: Card) -> GameState:
-    """Chance turns up ``card`` from the game-round pile and lays it on the next
-    dealer pile: one card on each pile, then the next layer (R2)."""
+def verify_turn_up(state: GameState, card: Card) -> None:
+    """Raise :class:`IllegalMoveError` unless chance may turn up ``card`` now
+    (R2): a dealer pile is being formed and the game-round pile holds it."""
     if not isinstance(state, GameState):
         raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    if type(card) not in CARD_TYPES:
+    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
         _fail("R2", f"{quote(card)} is not a card")
-    deck = hand_without(state.game_round_pile, card)
-    if deck is None:
+    if hand_index(state.game_round_pile, card) < 0:
         _fail("R2", f"the game-round pile holds no {card} card")
+
+
+def can_turn_up(state: GameState, card: Card) -> bool:
+    """Whether :func:`turn_up` is allowed (see :func:`verify_turn_up`)."""
+    return _passes(verify_turn_up, state, card)
+
+
+def turn_up(state: GameState, card: Card) -> GameState:
+    """Chance turns up ``card`` from the game-round pile and lays it on the next
+    dealer pile: one card on each pile, then the next layer (R2). Checked by
+    :func:`verify_turn_up`."""
+    verify_turn_up(state, card)
+    deck = state.game_round_pile
+    at = hand_index(deck, card)
+    own = deck[at]  # the pile's own card, not the caller's
     piles = state.dealer_piles
     return _forming_state(
-        attrs.evolve(state, game_round_pile=deck, dealer_piles=_lay(piles, _laid(piles), (card,)))
+        attrs.evolve(
+            state,
+            game_round_pile=deck[:at] + deck[at + 1 :],
+            dealer_piles=_lay(piles, _laid(piles), (own,)),
+        )
     )
 
 
@@ -273,7 +314,24 @@ def _no_state(value: object) -> ConfigurationError:
     return ConfigurationError(f"expected a GameState, got {quote(value)}")
 
 
-def _check_take_phase(state: GameState) -> None:
+def _passes(verify: Callable[..., object], state: GameState, *args: object) -> bool:
+    """Whether ``verify(state, *args)`` finds nothing against the rules."""
+    try:
+        verify(state, *args)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+# Each action below is a trio, as in pokerkit: verify_x states the rules and
+# raises IllegalMoveError naming the rule; can_x asks verify_x; x calls
+# verify_x and then makes the effects, which check nothing.
+
+
+# --- the round: taking dealer piles (R4, R5) --------------------------------
+
+
+def _verify_take_phase(state: GameState) -> None:
     try:
         phase = state.phase
     except AttributeError:
@@ -290,7 +348,7 @@ def _check_take_phase(state: GameState) -> None:
         )
 
 
-def _check_pile(state: GameState, pile: object, rule: str) -> int:
+def _verify_pile(state: GameState, pile: object, rule: str) -> None:
     if type(pile) is not int or not 0 <= pile < len(state.dealer_piles):
         _fail(
             rule,
@@ -298,33 +356,43 @@ def _check_pile(state: GameState, pile: object, rule: str) -> int:
         )
     if state.dealer_piles[pile] is None:
         _fail(rule, f"dealer pile {pile} is gone")
-    return pile
 
 
 def _piles_gone(state: GameState) -> int:
     return state.dealer_piles.count(None)
 
 
+def verify_take_pile(state: GameState, pile: int) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may take
+    dealer pile ``pile`` (R1, R4): it is the take-piles phase, the pile lies
+    there, and with two players the dealer has discarded a pile first."""
+    _verify_take_phase(state)
+    if state.rules.two_player_rules and not _piles_gone(state):
+        _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the 3 piles")
+    _verify_pile(state, pile, "R4")
+
+
+def can_take_pile(state: GameState, pile: int) -> bool:
+    """Whether :func:`take_pile` is allowed (see :func:`verify_take_pile`)."""
+    return _passes(verify_take_pile, state, pile)
+
+
 def take_pile(state: GameState, pile: int) -> GameState:
     """The current player takes dealer pile ``pile`` into hand (R4).
 
     After the last player has taken, the pile left over goes onto the discard
-    pile and the dealer begins the turns (R5).
+    pile and the dealer begins the turns (R5). Checked by
+    :func:`verify_take_pile`.
     """
-    _check_take_phase(state)
-    gone = _piles_gone(state)
-    if state.rules.two_player_rules and gone == 0:
-        _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the 3 piles")
-    index = _check_pile(state, pile, "R4")
+    verify_take_pile(state, pile)
     seat = cast(int, state.current_player)  # the take-piles phase always has one
-    taken = state.dealer_piles[index] or ()
     player = state.players[seat]
-    hand = sort_hand(player.hand + taken)
+    hand = sort_hand(player.hand + (state.dealer_piles[pile] or ()))
     players = _replace(
         state.players, seat, PlayerState(player.cart, hand, player.goods, player.value_pile)
     )
-    piles = _replace(state.dealer_piles, index, None)
-    taker = next_to_take(state.rules, state.dealer, gone + 1)
+    piles = _replace(state.dealer_piles, pile, None)
+    taker = next_to_take(state.rules, state.dealer, _piles_gone(state) + 1)
     if taker is not None:
         return _within_round(
             state, players=players, dealer_piles=piles, current_player=taker, turn=NO_TURN
@@ -341,22 +409,35 @@ def take_pile(state: GameState, pile: int) -> GameState:
     )
 
 
-def discard_dealer_pile(state: GameState, pile: int) -> GameState:
-    """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4).
-
-    This comes first in the take-piles phase, before anyone takes a pile.
-    """
-    _check_take_phase(state)
+def verify_discard_dealer_pile(state: GameState, pile: int) -> None:
+    """Raise :class:`IllegalMoveError` unless the dealer may put dealer pile
+    ``pile`` onto the discard pile: two players only, before any pile is
+    taken (R4)."""
+    _verify_take_phase(state)
     if not state.rules.two_player_rules:
         _fail("R4", "only in the two-player game does the dealer discard a pile")
     if _piles_gone(state):
         _fail("R4", "the dealer discards a pile only before any pile is taken")
-    index = _check_pile(state, pile, "R4")
+    _verify_pile(state, pile, "R4")
+
+
+def can_discard_dealer_pile(state: GameState, pile: int) -> bool:
+    """Whether :func:`discard_dealer_pile` is allowed (see :func:`verify_discard_dealer_pile`)."""
+    return _passes(verify_discard_dealer_pile, state, pile)
+
+
+def discard_dealer_pile(state: GameState, pile: int) -> GameState:
+    """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4).
+
+    This comes first in the take-piles phase, before anyone takes a pile.
+    Checked by :func:`verify_discard_dealer_pile`.
+    """
+    verify_discard_dealer_pile(state, pile)
     return _within_round(
         state,
         players=state.players,
-        dealer_piles=_replace(state.dealer_piles, index, None),
-        discard_pile=state.discard_pile.add(state.dealer_piles[index] or ()),
+        dealer_piles=_replace(state.dealer_piles, pile, None),
+        discard_pile=state.discard_pile.add(state.dealer_piles[pile] or ()),
         current_player=next_to_take(state.rules, state.dealer, 1),
         turn=NO_TURN,
     )
@@ -365,7 +446,8 @@ def discard_dealer_pile(state: GameState, pile: int) -> GameState:
 # --- the turn: playing cards (T1-T5) ----------------------------------------
 
 
-def _turn_player(state: GameState) -> tuple[int, PlayerState]:
+def _turn_player(state: GameState) -> PlayerState:
+    """The player whose turn it is, after checking cards may be played (E1, T1, T7)."""
     try:
         if state.phase is Phase.PLAY_TURNS:
             seat = cast(int, state.current_player)  # the turns phase always has one
@@ -374,7 +456,7 @@ def _turn_player(state: GameState) -> tuple[int, PlayerState]:
                     "T7",
                     f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
                 )
-            return seat, state.players[seat]
+            return state.players[seat]
     except AttributeError:
         if isinstance(state, GameState):
             raise
@@ -386,41 +468,30 @@ def _turn_player(state: GameState) -> tuple[int, PlayerState]:
     )
 
 
-def _check_good(good: object, rule: str) -> Good:
+def _verify_good_in(state: GameState, village: str, good: object, rule: str) -> None:
+    """Check that ``good`` is a good that ``village`` holds."""
     if not isinstance(good, Good):
         _fail(rule, f"{quote(good)} is not a good")
-    return good
-
-
-def _take_from_village(
-    state: GameState, village: str, good: object, rule: str
-) -> tuple[Goods, Good]:
-    """The village's goods after taking ``good`` from it, after checking it is there."""
-    checked = _check_good(good, rule)
     there = state.goods_in(village)
-    if not there.counts[checked]:
+    if not there.counts[good]:
         held = f"only {there}" if there else "no goods"
-        _fail(rule, f"{village} holds {held}, no {checked.name.lower()}")
-    return there.remove(checked), checked
+        _fail(rule, f"{village} holds {held}, no {good.name.lower()}")
 
 
-def _own_goods(value: object) -> Goods | None:
-    """The engine's own goods equal to ``value``, or None if it is not goods:
-    a state never holds a caller's object, which might be a look-alike."""
-    counts = getattr(value, "counts", None)
-    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != len(Good):
-        return None
-    if any(type(n) is not int or n < 0 for n in counts):
-        return None
-    return Goods.of_counts(counts)
-
-
-def _play_card(seat: int, player: PlayerState, card: Card, rule: str) -> tuple[Card, ...]:
-    """The hand without ``card``, after checking the player holds it."""
-    rest = hand_without(player.hand, card)
-    if rest is None:
-        _fail(rule, f"seat {seat} holds no {card} card")
-    return rest
+def _verify_move_cart(
+    state: GameState, kind: RouteKind | None, to: object, take: object, card: Card, rule: str
+) -> None:
+    player = _turn_player(state)
+    if hand_index(player.hand, card) < 0:
+        _fail(rule, f"seat {state.current_player} holds no {card} card")
+    board = state.board
+    if not isinstance(to, str) or not board.has_village(to):
+        _fail(rule, f"{quote(to)} is not a village of the board")
+    if board.index(to) not in board.targets(board.index(player.cart), kind):
+        how = f"no {kind.code}" if kind is not None else "no route"
+        _fail(rule, f"{how} leads from {player.cart} to {to}")
+    if take is not None:
+        _verify_good_in(state, to, take, rule)
 
 
 def _after_card(
@@ -432,12 +503,12 @@ def _after_card(
     hand: tuple[Card, ...],
     cart: str | None = None,
     goods: Goods | None = None,
-    village: str | None = None,
+    village: int | None = None,
     village_goods: Goods | None = None,
     delivered_to: str | None = None,
 ) -> GameState:
-    """The state after ``seat`` played ``played``: what changed is passed in,
-    everything else is shared with ``state``."""
+    """The state after ``seat`` (``player``) played ``played``: what changed is
+    passed in (``village`` by its index), everything else is shared with ``state``."""
     new_player = PlayerState(
         player.cart if cart is None else cart,
         hand,
@@ -446,7 +517,7 @@ def _after_card(
     )
     all_goods = state.village_goods
     if village is not None and village_goods is not None:
-        all_goods = _replace(all_goods, state.board.index(village), village_goods)
+        all_goods = _replace(all_goods, village, village_goods)
     turn = state.turn
     turn = Turn(
         turn.played + played,
@@ -461,22 +532,16 @@ def _after_card(
     )
 
 
-def _move_cart(
-    state: GameState, kind: RouteKind | None, to: object, take: object, card: Card, rule: str
-) -> GameState:
-    seat, player = _turn_player(state)
-    hand = _play_card(seat, player, card, rule)
+def _move_cart(state: GameState, to: str, take: Good | None, card: Card) -> GameState:
+    """The effects of a checked move of the cart to ``to`` with ``card``."""
+    seat = cast(int, state.current_player)
+    player = state.players[seat]
+    hand = cast(tuple[Card, ...], hand_without(player.hand, card))  # verified: held
     board = state.board
-    if not isinstance(to, str) or not board.has_village(to):
-        _fail(rule, f"{quote(to)} is not a village of the board")
     there = board.index(to)
-    if there not in board.targets(board.index(player.cart), kind):
-        how = f"no {kind.code}" if kind is not None else "no route"
-        _fail(rule, f"{how} leads from {player.cart} to {to}")
     to = board.villages[there].name  # the board's own name, not the caller's string
     if take is None:
         return _after_card(state, seat, player, (card,), hand=hand, cart=to)
-    village_goods, good = _take_from_village(state, to, take, rule)
     return _after_card(
         state,
         seat,
@@ -484,51 +549,187 @@ def _move_cart(
         (card,),
         hand=hand,
         cart=to,
-        goods=player.goods.add(good),
-        village=to,
-        village_goods=village_goods,
+        goods=player.goods.add(take),
+        village=there,
+        village_goods=state.village_goods[there].remove(take),
     )
+
+
+def verify_play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may play a
+    route card of ``kind`` to ``to``, taking ``take`` there (T1, T2): they
+    hold one, a route of that kind leads there, and the village holds ``take``."""
+    if not isinstance(kind, RouteKind):
+        _fail("T2", f"{quote(kind)} is not a route kind")
+    _verify_move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2")
+
+
+def can_play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> bool:
+    """Whether :func:`play_route` is allowed (see :func:`verify_play_route`)."""
+    return _passes(verify_play_route, state, kind, to, take)
 
 
 def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> GameState:
     """Play a route card of ``kind``: move the cart to ``to`` and take ``take`` there (T2).
 
-    ``take`` is the good taken on arrival, or None to take nothing.
+    ``take`` is the good taken on arrival, or None to take nothing. Checked
+    by :func:`verify_play_route`.
     """
-    if not isinstance(kind, RouteKind):
-        _fail("T2", f"{quote(kind)} is not a route kind")
-    return _move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2")
+    verify_play_route(state, kind, to, take)
+    return _move_cart(state, to, take, ROUTE_CARDS[kind])
+
+
+def verify_play_feed_move(state: GameState, to: str, take: Good | None = None) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may play
+    special feed to move the cart to ``to`` along a route of any kind, taking
+    ``take`` there (T5a)."""
+    _verify_move_cart(state, None, to, take, SPECIAL_FEED, "T5a")
+
+
+def can_play_feed_move(state: GameState, to: str, take: Good | None = None) -> bool:
+    """Whether :func:`play_feed_move` is allowed (see :func:`verify_play_feed_move`)."""
+    return _passes(verify_play_feed_move, state, to, take)
 
 
 def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameState:
-    """Play special feed to move the cart along a route of any kind (T5a)."""
-    return _move_cart(state, None, to, take, SPECIAL_FEED, "T5a")
+    """Play special feed to move the cart along a route of any kind (T5a).
+
+    Checked by :func:`verify_play_feed_move`.
+    """
+    verify_play_feed_move(state, to, take)
+    return _move_cart(state, to, take, SPECIAL_FEED)
 
 
-def _take_extra(state: GameState, good: object, card: Card, rule: str) -> GameState:
-    seat, player = _turn_player(state)
-    hand = _play_card(seat, player, card, rule)
-    village_goods, checked = _take_from_village(state, player.cart, good, rule)
+def _verify_take_extra(state: GameState, good: object, card: Card, rule: str) -> None:
+    player = _turn_player(state)
+    if hand_index(player.hand, card) < 0:
+        _fail(rule, f"seat {state.current_player} holds no {card} card")
+    _verify_good_in(state, player.cart, good, rule)
+
+
+def _take_extra(state: GameState, good: Good, card: Card) -> GameState:
+    """The effects of a checked extra good taken with ``card``."""
+    seat = cast(int, state.current_player)
+    player = state.players[seat]
+    there = state.board.index(player.cart)
     return _after_card(
         state,
         seat,
         player,
         (card,),
-        hand=hand,
-        goods=player.goods.add(checked),
-        village=player.cart,
-        village_goods=village_goods,
+        hand=cast(tuple[Card, ...], hand_without(player.hand, card)),  # verified: held
+        goods=player.goods.add(good),
+        village=there,
+        village_goods=state.village_goods[there].remove(good),
     )
 
 
+def verify_play_extra_good(state: GameState, good: Good) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may play an
+    extra good (+1) card to take ``good`` where the cart stands (T3)."""
+    _verify_take_extra(state, good, EXTRA_GOOD, "T3")
+
+
+def can_play_extra_good(state: GameState, good: Good) -> bool:
+    """Whether :func:`play_extra_good` is allowed (see :func:`verify_play_extra_good`)."""
+    return _passes(verify_play_extra_good, state, good)
+
+
 def play_extra_good(state: GameState, good: Good) -> GameState:
-    """Play an extra good (+1) card: take ``good`` where the cart stands (T3)."""
-    return _take_extra(state, good, EXTRA_GOOD, "T3")
+    """Play an extra good (+1) card: take ``good`` where the cart stands (T3).
+
+    Checked by :func:`verify_play_extra_good`.
+    """
+    verify_play_extra_good(state, good)
+    return _take_extra(state, good, EXTRA_GOOD)
+
+
+def verify_play_feed_extra_good(state: GameState, good: Good) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may play
+    special feed to take ``good`` where the cart stands (T5b)."""
+    _verify_take_extra(state, good, SPECIAL_FEED, "T5b")
+
+
+def can_play_feed_extra_good(state: GameState, good: Good) -> bool:
+    """Whether :func:`play_feed_extra_good` is allowed (see
+    :func:`verify_play_feed_extra_good`)."""
+    return _passes(verify_play_feed_extra_good, state, good)
 
 
 def play_feed_extra_good(state: GameState, good: Good) -> GameState:
-    """Play special feed to take ``good`` where the cart stands (T5b)."""
-    return _take_extra(state, good, SPECIAL_FEED, "T5b")
+    """Play special feed to take ``good`` where the cart stands (T5b).
+
+    Checked by :func:`verify_play_feed_extra_good`.
+    """
+    verify_play_feed_extra_good(state, good)
+    return _take_extra(state, good, SPECIAL_FEED)
+
+
+def _own_goods(value: object) -> Goods | None:
+    """The engine's own goods equal to ``value``, or None if it is not goods:
+    a state never holds a caller's object, which might be a look-alike."""
+    counts = getattr(value, "counts", None)
+    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != len(Good):
+        return None
+    if any(type(n) is not int or n < 0 for n in counts):
+        return None
+    return Goods.of_counts(counts)
+
+
+def _verified_request(
+    state: GameState, request: object, delivered: object
+) -> tuple[RequestCard, Goods, int]:
+    """:func:`verify_play_request`, giving what the delivery is made of: the
+    hand's own request card, the engine's own goods, and the special feed
+    that replaces missing goods."""
+    player = _turn_player(state)
+    seat = state.current_player
+    if type(request) is not RequestCard or type(getattr(request, "sort_key", None)) is not int:
+        _fail("T4", f"{quote(request)} is not a goods request")
+    own = _own_goods(delivered)
+    if own is None:
+        _fail("T4", f"{quote(delivered)} is not goods to deliver")
+    at = hand_index(player.hand, request)
+    if at < 0:
+        _fail("T4", f"seat {seat} holds no {request} card")
+    # The hand's own card from here on: one equal to it may be a look-alike.
+    request = cast(RequestCard, player.hand[at])
+    village = player.cart
+    there = state.goods_in(village)
+    if there:
+        _fail("T4", f"{village} still holds {len(there)} goods ({there})")
+    if village in state.turn.delivered_to:
+        _fail("T4", f"seat {seat} already fulfilled a goods request in {village} this turn")
+    if len(own) != len(request.goods):
+        _fail(
+            "T4",
+            f"goods request {request} takes {len(request.goods)} goods, not {len(own)} ({own})",
+        )
+    if not own <= player.goods:
+        _fail("T4", f"seat {seat} holds {player.goods}, which does not include {own}")
+    replaced = len(request.goods - own)
+    feed_held = hand_count(player.hand, SPECIAL_FEED)
+    if replaced > feed_held:
+        _fail(
+            "T5c",
+            f"delivering {own} for {request} replaces {replaced} goods and needs "
+            f"{replaced} special feed; seat {seat} holds {feed_held}",
+        )
+    return request, own, replaced
+
+
+def verify_play_request(state: GameState, request: RequestCard, delivered: Goods) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may fulfil
+    ``request`` with ``delivered`` (T4, T5c): they hold the card, the cart's
+    village holds no goods and has had no request this turn, ``delivered``
+    has the request's size and is in the cart, and special feed in hand
+    replaces each shown good it lacks."""
+    _verified_request(state, request, delivered)
+
+
+def can_play_request(state: GameState, request: RequestCard, delivered: Goods) -> bool:
+    """Whether :func:`play_request` is allowed (see :func:`verify_play_request`)."""
+    return _passes(verify_play_request, state, request, delivered)
 
 
 def play_request(state: GameState, request: RequestCard, delivered: Goods) -> GameState:
@@ -537,41 +738,14 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     The village must hold no goods and must not have received a request this
     turn (T4). ``delivered`` must have as many goods as the request shows;
     every shown good missing from it is replaced, at one special feed each
-    (T5c).
+    (T5c). Checked by :func:`verify_play_request`.
     """
-    seat, player = _turn_player(state)
-    if type(request) is not RequestCard or type(getattr(request, "sort_key", None)) is not int:
-        _fail("T4", f"{quote(request)} is not a goods request")
-    own = _own_goods(delivered)
-    if own is None:
-        _fail("T4", f"{quote(delivered)} is not goods to deliver")
-    delivered = own
-    hand = _play_card(seat, player, request, "T4")
-    # The hand's own card from here on: one equal to it may be a look-alike.
-    request = cast(RequestCard, player.hand[hand_index(player.hand, request)])
+    request, delivered, replaced = _verified_request(state, request, delivered)
+    seat = cast(int, state.current_player)
+    player = state.players[seat]
+    hand = cast(tuple[Card, ...], hand_without(player.hand, request))  # verified: held
+    hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, replaced))  # verified
     village = player.cart
-    there = state.goods_in(village)
-    if there:
-        _fail("T4", f"{village} still holds {len(there)} goods ({there})")
-    if village in state.turn.delivered_to:
-        _fail("T4", f"seat {seat} already fulfilled a goods request in {village} this turn")
-    if len(delivered) != len(request.goods):
-        _fail(
-            "T4",
-            f"goods request {request} takes {len(request.goods)} goods, "
-            f"not {len(delivered)} ({delivered})",
-        )
-    if not delivered <= player.goods:
-        _fail("T4", f"seat {seat} holds {player.goods}, which does not include {delivered}")
-    replaced = len(request.goods - delivered)
-    feed_held = hand_count(hand, SPECIAL_FEED)
-    if replaced > feed_held:
-        _fail(
-            "T5c",
-            f"delivering {delivered} for {request} replaces {replaced} goods and needs "
-            f"{replaced} special feed; seat {seat} holds {feed_held}",
-        )
-    hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, replaced))  # counted above
     return _after_card(
         state,
         seat,
@@ -579,7 +753,7 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
         (request,) + (SPECIAL_FEED,) * replaced,
         hand=hand,
         goods=player.goods - delivered,
-        village=village,
+        village=state.board.index(village),
         village_goods=delivered,
         delivered_to=village,
     )
@@ -624,6 +798,18 @@ def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list
     return options
 
 
+def verify_end_turn(state: GameState) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may end the
+    playing part of the turn (E1, T1, T6): it is the turns phase and no
+    discards are due."""
+    _turn_player(state)
+
+
+def can_end_turn(state: GameState) -> bool:
+    """Whether :func:`end_turn` is allowed (see :func:`verify_end_turn`)."""
+    return _passes(verify_end_turn, state)
+
+
 def end_turn(state: GameState) -> GameState:
     """End the playing part of the current turn (T6, T7).
 
@@ -634,9 +820,12 @@ def end_turn(state: GameState) -> GameState:
     leaves no choice (every such card must go, or they are all alike) the
     engine discards them at once. When the turn is over, the next player's
     turn begins; after the last turn of a round the horse passes and the next
-    round's piles are formed (R6), or the game ends (E1).
+    round's piles are formed (R6), or the game ends (E1). Checked by
+    :func:`verify_end_turn`.
     """
-    seat, player = _turn_player(state)
+    verify_end_turn(state)
+    seat = cast(int, state.current_player)
+    player = state.players[seat]
     hand = player.hand
     required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
     if overflow:
@@ -658,15 +847,8 @@ def end_turn(state: GameState) -> GameState:
     return _next_turn(state, seat, _replace(state.players, seat, new_player), discard)
 
 
-def discard_card(state: GameState, card: Card) -> GameState:
-    """Put ``card`` from the hand onto the discard pile, down to the hand limit (T7).
-
-    Only while discards are due after :func:`end_turn`. Special feed is never
-    discarded, and discards go in hand order: ``card`` must not come before
-    the card discarded last, and must leave enough cards at or after it for
-    the discards still due. When the last one is made, or the rest leave no
-    choice, the turn is over.
-    """
+def _verified_discard(state: GameState, card: object) -> Card:
+    """:func:`verify_discard_card`, giving the hand's own card to discard."""
     if not isinstance(state, GameState):
         raise _no_state(state)
     if state.phase is Phase.GAME_OVER:
@@ -678,6 +860,7 @@ def discard_card(state: GameState, card: Card) -> GameState:
     player = state.players[seat]
     if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
         _fail("T7", f"{quote(card)} is not a card")
+    card = cast(Card, card)
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")
     last = state.turn.last_discard
@@ -690,8 +873,43 @@ def discard_card(state: GameState, card: Card) -> GameState:
         if last is not None and card.sort_key < last.sort_key:
             _fail("T7", f"discards go in hand order: {card} comes before {last}, discarded last")
         _fail("T7", f"after {card} too few cards remain for the {due} discards due")
+    return own
+
+
+def verify_discard_card(state: GameState, card: Card) -> None:
+    """Raise :class:`IllegalMoveError` unless the current player may discard
+    ``card`` now (T7): discards are due, ``card`` is in hand and not special
+    feed, it does not come before the card discarded last, and it leaves
+    enough cards at or after it for the discards still due."""
+    _verified_discard(state, card)
+
+
+def can_discard_card(state: GameState, card: Card) -> bool:
+    """Whether :func:`discard_card` is allowed (see :func:`verify_discard_card`)."""
+    return _passes(verify_discard_card, state, card)
+
+
+def discard_card(state: GameState, card: Card) -> GameState:
+    """Put ``card`` from the hand onto the discard pile, down to the hand limit (T7).
+
+    Only while discards are due after :func:`end_turn`. Special feed is never
+    discarded, and discards go in hand order: ``card`` must not come before
+    the card discarded last, and must leave enough cards at or after it for
+    the discards still due. When the last one is made, or the rest leave no
+    choice, the turn is over. Checked by :func:`verify_discard_card`.
+    """
+    own = _verified_discard(state, card)
+    seat = cast(int, state.current_player)
+    player = state.players[seat]
     return _discard_down(
-        state, seat, player, player.hand, player.value_pile, state.discard_pile, due, own
+        state,
+        seat,
+        player,
+        player.hand,
+        player.value_pile,
+        state.discard_pile,
+        state.turn.discards_due,
+        own,
     )
 
 

@@ -37,7 +37,7 @@ from troedler.moves import (
 )
 from troedler.state import GameState, Phase
 
-__all__ = ["apply_move", "is_legal", "legal_moves"]
+__all__ = ["apply_move", "is_legal", "legal_moves", "verify_move"]
 
 
 MAX_PILES = 5
@@ -228,12 +228,9 @@ _MOVE_TYPES = frozenset(
 )
 
 
-def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> GameState:
-    """The state after ``move``; :class:`IllegalMoveError` if the rules forbid it.
-
-    ``seat``, if given, is who makes the move: a server passes it so that a
-    move sent out of turn is refused. ``state`` itself is never changed.
-    """
+def _verify_mover(state: GameState, move: object, seat: object) -> None:
+    """The checks every move passes first: it is a move, the game goes on
+    (E1), and ``seat``, if given, is the one to move (R4, R5)."""
     if type(move) not in _MOVE_TYPES:
         raise IllegalMoveError("T1", f"{quote(move)} is not a move")
     try:
@@ -248,6 +245,58 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
         raise IllegalMoveError(
             rule, f"seat {state.current_player} is to move, not seat {quote(seat)}"
         )
+
+
+def verify_move(state: GameState, move: Move, *, seat: int | None = None) -> None:
+    """Raise :class:`IllegalMoveError` naming the rule unless ``move`` is allowed
+    in ``state`` (for ``seat``, if given); the checks of :func:`apply_move`,
+    without making the move.
+
+    >>> from troedler import TakePile, new_game
+    >>> verify_move(new_game(2, seed=5), TakePile(0))
+    Traceback (most recent call last):
+    ...
+    troedler.errors.IllegalMoveError: R4: seat 0, the dealer, first discards one of the 3 piles
+    """
+    _verify_mover(state, move, seat)
+    try:
+        match move:
+            case PlayRoute():
+                actions.verify_play_route(state, move.kind, move.to, move.take)
+            case EndTurn():
+                actions.verify_end_turn(state)
+            case TakePile():
+                actions.verify_take_pile(state, move.pile)
+            case PlayRequest():
+                actions.verify_play_request(state, move.request, move.delivered)
+            case DiscardCard():
+                actions.verify_discard_card(state, move.card)
+            case PlayFeedMove():
+                actions.verify_play_feed_move(state, move.to, move.take)
+            case PlayExtraGood():
+                actions.verify_play_extra_good(state, move.good)
+            case PlayFeedExtraGood():
+                actions.verify_play_feed_extra_good(state, move.good)
+            case DiscardPile():
+                actions.verify_discard_dealer_pile(state, move.pile)
+    except AttributeError:
+        if isinstance(state, GameState):
+            raise
+        raise _not_a_state(state) from None
+
+
+def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> GameState:
+    """The state after ``move``; :class:`IllegalMoveError` if the rules forbid it.
+
+    ``seat``, if given, is who makes the move: a server passes it so that a
+    move sent out of turn is refused. ``state`` itself is never changed. Each
+    action checks its move with its ``verify_`` function (see
+    :func:`verify_move`) before it makes it.
+    """
+    if seat is not None or type(move) not in _MOVE_TYPES:
+        # Only then can the door's own checks fail: each action checks that
+        # the game goes on (E1) and that ``state`` is a state.
+        _verify_mover(state, move, seat)
     try:
         # One isinstance check per case, so the commonest moves come first.
         match move:
@@ -278,9 +327,9 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
 
 
 def is_legal(state: GameState, move: Move) -> bool:
-    """Whether ``move`` is allowed in ``state``."""
+    """Whether ``move`` is allowed in ``state`` (:func:`verify_move` passes)."""
     try:
-        apply_move(state, move)
+        verify_move(state, move)
     except IllegalMoveError:
         return False
     return True

@@ -5,7 +5,8 @@ the starting dealer, the seats' names, every move in notation and the result.
 Replaying it from the seed reproduces every state. A record read from text is
 checked completely, replay included: a move that is illegal where it stands,
 or a stored result that the replay does not give, is a :class:`FormatError`
-naming the field (``moves[17]``, ``result.points``).
+naming the field (``moves[17]``, ``result.points``). The result a record
+holds is the :class:`~troedler.Outcome` its replay gives.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from troedler.limits import (
 from troedler.moves import DiscardCard, EndTurn, Move
 from troedler.notation import MAX_TEXT, parse_move
 from troedler.rules import Rules
-from troedler.scoring import outcome
+from troedler.scoring import Outcome, outcome
 from troedler.serialization import (
     SEED_RANGE,
     board_and_cards,
@@ -57,8 +58,8 @@ __all__ = [
     "RECORD_FORMAT",
     "RECORD_VERSION",
     "GameRecord",
-    "GameResult",
     "replay",
+    "result_to_data",
 ]
 
 RECORD_FORMAT = "troedler-record"
@@ -66,18 +67,7 @@ RECORD_VERSION = 2
 
 
 MAX_RESULT_NUMBER = 10_000
-"""The largest damage or points a result may hold: far beyond any game."""
-
-
-def _numbers(value: Iterable[int]) -> tuple[int, ...]:
-    """``value`` as a tuple of small non-negative ints (no bools, no floats)."""
-    items = _as_tuple(value, "numbers")
-    for item in items:
-        if type(item) is not int or not 0 <= item <= MAX_RESULT_NUMBER:
-            raise ConfigurationError(
-                f"a game result holds ints 0 to {MAX_RESULT_NUMBER}, not {quote(item)}"
-            )
-    return items
+"""The largest damage or points a stored result may hold: far beyond any game."""
 
 
 def _as_tuple(value: Iterable[Any], what: str) -> tuple[Any, ...]:
@@ -88,32 +78,6 @@ def _as_tuple(value: Iterable[Any], what: str) -> tuple[Any, ...]:
 
 def _texts(value: Iterable[str]) -> tuple[str, ...]:
     return _as_tuple(value, "texts")
-
-
-@attrs.frozen
-class GameResult:
-    """How a finished game ended: per seat damage and points; who lost and won.
-
-    Its sequences are tuples of ints 0 to 10,000, whatever they are built from.
-    """
-
-    damage: tuple[int, ...] = attrs.field(converter=_numbers)
-    points: tuple[int, ...] = attrs.field(converter=_numbers)
-    totally_damaged: tuple[int, ...] = attrs.field(converter=_numbers)
-    """Seats with total damage, in seat order."""
-    winners: tuple[int, ...] = attrs.field(converter=_numbers)
-    """Winning seats, in seat order."""
-
-    @classmethod
-    def of(cls, state: GameState) -> GameResult:
-        """The result of the finished game ``state``."""
-        result = outcome(state)
-        return cls(
-            damage=result.damage,
-            points=result.points,
-            totally_damaged=tuple(sorted(result.totally_damaged)),
-            winners=tuple(sorted(result.winners)),
-        )
 
 
 # repr=False: the generated repr lists every move.
@@ -139,8 +103,9 @@ class GameRecord:
     """A name for each seat, in seat order."""
     moves: tuple[str, ...] = attrs.field(converter=_texts)
     """Every move in notation, in the order made."""
-    result: GameResult | None
-    """None while the game is not over."""
+    result: Outcome | None
+    """The scoring of the finished game (:func:`troedler.outcome` of its last
+    state); None while the game is not over."""
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
@@ -165,17 +130,17 @@ class GameRecord:
                 )
         result = self.result
         if result is not None and (
-            not isinstance(result, GameResult) or len(result.damage) != n or len(result.points) != n
+            not isinstance(result, Outcome) or len(result.damage) != n or len(result.points) != n
         ):
             raise ConfigurationError(
-                f"expected None or a GameResult for {n} seats, not {quote(result)}"
+                f"expected None or an Outcome for {n} seats, not {quote(result)}"
             )
 
     def __repr__(self) -> str:
         if self.result is None:
             end = "not finished"
         else:
-            end = "won by " + ", ".join(f"seat {seat}" for seat in self.result.winners)
+            end = "won by " + ", ".join(f"seat {seat}" for seat in sorted(self.result.winners))
         return (
             f"<GameRecord: {len(self.seats)} players, seed {self.seed}, "
             f"{len(self.moves)} moves, {end}>"
@@ -240,19 +205,12 @@ class GameRecord:
             starting_dealer=first.dealer,
             seats=names,
             moves=tuple(str(move) for move in moves),
-            result=GameResult.of(state) if state.is_over else None,
+            result=outcome(state) if state.is_over else None,
         )
 
     def to_json(self) -> str:
         """The record as JSON text (see ``docs/format.md``)."""
-        result = None
-        if self.result is not None:
-            result = {
-                "damage": list(self.result.damage),
-                "points": list(self.result.points),
-                "totally_damaged": list(self.result.totally_damaged),
-                "winners": list(self.result.winners),
-            }
+        result = None if self.result is None else result_to_data(self.result)
         return json.dumps(
             {
                 "format": RECORD_FORMAT,
@@ -310,53 +268,61 @@ class GameRecord:
             starting_dealer=top.integer("starting_dealer", 0, n - 1),
             seats=tuple(seats),
             moves=tuple(moves),
-            result=_result_from(top, n),
+            result=None,
         )
+        stored = _result_from(top, n)
         final = _replay(record, board, cards)[-1]
-        replayed = GameResult.of(final) if final.is_over else None
-        if replayed != record.result:
-            _refuse_result(top, record.result, replayed)
-        return record
+        if not final.is_over:
+            if stored is not None:
+                raise top.error("result", "the moves do not finish the game, so it has no result")
+            return record
+        replayed = outcome(final)
+        if stored is None:
+            raise top.error("result", "the moves finish the game, so it needs its result")
+        for key, value in result_to_data(replayed).items():
+            if stored[key] != value:
+                raise top.error(
+                    f"result.{key}", f"the replay gives {value}, the record says {stored[key]}"
+                )
+        return attrs.evolve(record, result=replayed)
 
 
-def _result_from(top: Fields, n: int) -> GameResult | None:
+def result_to_data(result: Outcome) -> dict[str, list[int]]:
+    """The ``result`` of a record in JSON: damage and points per seat, the
+    totally damaged seats and the winners in seat order (see ``docs/format.md``)."""
+    return {
+        "damage": list(result.damage),
+        "points": list(result.points),
+        "totally_damaged": sorted(result.totally_damaged),
+        "winners": sorted(result.winners),
+    }
+
+
+def _result_from(top: Fields, n: int) -> dict[str, list[int]] | None:
+    """The stored result's numbers, checked for their form; the replay checks them."""
     if top.get("result") is None:
         return None
     table = top.table_at("result")
     table.only("damage", "points", "totally_damaged", "winners")
 
-    def numbers(key: str, length: int | None) -> tuple[int, ...]:
+    def numbers(key: str, length: int | None) -> list[int]:
         values = []
         for path, value in table.items(key, n):
-            if type(value) is not int or not 0 <= value <= 10_000:
+            if type(value) is not int or not 0 <= value <= MAX_RESULT_NUMBER:
                 raise FormatError(
                     "record", path, f"expected a number 0 to 10000, got {describe(value)}"
                 )
             values.append(value)
         if length is not None and len(values) != length:
             raise table.error(key, f"expected {length} numbers, one per seat, got {len(values)}")
-        return tuple(values)
+        return values
 
-    return GameResult(
-        damage=numbers("damage", n),
-        points=numbers("points", n),
-        totally_damaged=numbers("totally_damaged", None),
-        winners=numbers("winners", None),
-    )
-
-
-def _refuse_result(top: Fields, stored: GameResult | None, replayed: GameResult | None) -> None:
-    if replayed is None:
-        raise top.error("result", "the moves do not finish the game, so it has no result")
-    if stored is None:
-        raise top.error("result", "the moves finish the game, so it needs its result")
-    for key in ("damage", "points", "totally_damaged", "winners"):
-        if getattr(stored, key) != getattr(replayed, key):
-            raise top.error(
-                f"result.{key}",
-                f"the replay gives {list(getattr(replayed, key))}, "
-                f"the record says {list(getattr(stored, key))}",
-            )
+    return {
+        "damage": numbers("damage", n),
+        "points": numbers("points", n),
+        "totally_damaged": numbers("totally_damaged", None),
+        "winners": numbers("winners", None),
+    }
 
 
 def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[GameState, ...]:
@@ -455,3 +421,18 @@ def replay(
     fields = Fields("record", "", {"fingerprint": record.fingerprint})
     board, cards = board_and_cards(fields, board, cards)
     return _replay(record, board, cards)
+
+
+def __getattr__(name: str) -> object:
+    # GameResult held the same facts as Outcome until 0.2; a record now holds
+    # the Outcome its replay gives. Deprecated, gone in the release after.
+    if name == "GameResult":
+        import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+        warnings.warn(
+            "troedler.records.GameResult is now troedler.Outcome (a record's result)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Outcome
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

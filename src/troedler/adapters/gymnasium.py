@@ -44,7 +44,7 @@ from troedler.adapters.pettingzoo import ILLEGAL_MOVE_REWARD, TroedlerEnv
 from troedler.bots.base import Bot, BotFailed, check_bot, tell_game_over
 from troedler.datafile import describe
 from troedler.errors import ConfigurationError, IllegalMoveError
-from troedler.records import GameResult
+from troedler.scoring import Outcome, outcome
 from troedler.simulation.lineup import bot_from_text
 from troedler.views import Recall, observe
 
@@ -204,14 +204,14 @@ class TroedlerGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             state = game_env.game
             assert state is not None
             done = state.is_over
-            self._end("finished" if done else "capped", GameResult.of(state) if done else None)
+            self._end("finished" if done else "capped", outcome(state) if done else None)
         return None
 
     def _finished(self) -> bool:
         agent = self._agent
         return bool(self.game_env.terminations[agent] or self.game_env.truncations[agent])
 
-    def _end(self, reason: str, result: GameResult | None = None) -> None:
+    def _end(self, reason: str, result: Outcome | None = None) -> None:
         if not self._over:
             tell_game_over([bot for bot in self._bots if bot is not None], result, reason)
         self._over = True

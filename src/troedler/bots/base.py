@@ -18,8 +18,9 @@ import attrs
 from troedler.errors import ConfigurationError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
-from troedler.records import MAX_SEAT_NAME, GameRecord, GameResult
+from troedler.records import MAX_SEAT_NAME, GameRecord
 from troedler.rules import Rules
+from troedler.scoring import Outcome, outcome
 from troedler.serialization import fingerprint
 from troedler.setup import new_game
 from troedler.state import GameState, Phase
@@ -271,7 +272,7 @@ def play_game(
         tell_game_over(bots, None, "stopped")
         raise
     if state.is_over:
-        tell_game_over(bots, GameResult.of(state), "finished")
+        tell_game_over(bots, outcome(state), "finished")
     else:
         tell_game_over(bots, None, "capped" if failure is None else "forfeited")
     record = GameRecord(
@@ -281,12 +282,12 @@ def play_game(
         starting_dealer=starting_dealer,
         seats=tuple(f"{name} {seat}" for seat, name in enumerate(names)),
         moves=tuple(str(move) for move in moves),
-        result=GameResult.of(state) if state.is_over else None,
+        result=outcome(state) if state.is_over else None,
     )
     return PlayedGame(record, state, state.is_over, failure)
 
 
-def tell_game_over(bots: Sequence[Bot], result: GameResult | None, reason: str) -> None:
+def tell_game_over(bots: Sequence[Bot], result: Outcome | None, reason: str) -> None:
     """Call each bot's ``game_over(result, reason)``, where it has one (a program
     bot: its program is told and ends); what a bot raises there is ignored."""
     for bot in bots:

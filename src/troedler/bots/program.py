@@ -43,7 +43,7 @@ from typing import Any
 from troedler.bots.base import MAX_BOT_NAME, BotFailed, FailureKind
 from troedler.errors import ConfigurationError
 from troedler.moves import Move
-from troedler.records import GameResult
+from troedler.scoring import Outcome
 from troedler.views import Observation
 
 __all__ = [
@@ -303,7 +303,7 @@ class ProgramBot:
             self._kill()
             raise
 
-    def game_over(self, result: GameResult | None, reason: str) -> None:
+    def game_over(self, result: Outcome | None, reason: str) -> None:
         """Tell the program the game is over and how, then let it exit (or kill it)."""
         if self._ended:
             return
@@ -314,8 +314,8 @@ class ProgramBot:
                 message["result"] = {
                     "points": list(result.points),
                     "damage": list(result.damage),
-                    "totally_damaged": list(result.totally_damaged),
-                    "winners": list(result.winners),
+                    "totally_damaged": sorted(result.totally_damaged),
+                    "winners": sorted(result.winners),
                 }
             with contextlib.suppress(ProgramFailed):
                 self._send(message, END_TIME)

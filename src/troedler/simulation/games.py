@@ -167,8 +167,8 @@ def _report(spec: GameSpec, played: PlayedGame) -> GameReport:
         rounds=played.rounds,
         points=result.points if result else (),
         damage=result.damage if result else (),
-        totally_damaged=result.totally_damaged if result else (),
-        winners=result.winners if result else (),
+        totally_damaged=tuple(sorted(result.totally_damaged)) if result else (),
+        winners=tuple(sorted(result.winners)) if result else (),
         failure=played.failure,
         record=_one_line(played.record) if spec.keep_record else None,
     )

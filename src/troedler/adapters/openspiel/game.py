@@ -5,26 +5,31 @@ with explicit chance (:mod:`troedler.explicit`) and hands OpenSpiel's calls
 on to it. Player actions are the ids of :mod:`troedler.adapters.actions`,
 chance actions those of :mod:`troedler.adapters.openspiel.chance`.
 
-Parameters (``pyspiel.load_game("python_troedler(players=3,max_rounds=20)")``):
+Parameters (``pyspiel.load_game("python_troedler(players=3,scored_after_rounds=20)")``):
 
 =========================  =======  ===============================================
 parameter                  default  meaning
 =========================  =======  ===============================================
 ``players``                4        2, 3 or 4 (S1)
-``max_rounds``             100      the round cap: a game still running after this
-                                    many rounds ends there and is scored as it
-                                    stands (E2-E6)
+``scored_after_rounds``    100      a game still running after this many rounds
+                                    ends there and is scored as it stands (E2-E6)
 ``starting_dealer``        0        the seat that deals the first round (S3)
 ``end_threshold``          0        fulfilled requests that end the game (E1);
                                     0 takes the rulebook's 5, 6 or 7
 ``reshuffle_mid_forming``  true     the R3 decision (see :class:`~troedler.Rules`)
+``max_rounds``             0        deprecated: the old name of
+                                    ``scored_after_rounds``; 0 if not given
 =========================  =======  ===============================================
+
+``max_rounds`` elsewhere (the PettingZoo env, ``play_game``, simulations)
+cuts a game unfinished; here the game is scored, hence its own name.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,10 +74,11 @@ SHORT_NAME = "python_troedler"
 
 DEFAULT_PARAMETERS: dict[str, int | bool] = {
     "players": 4,
-    "max_rounds": 100,
+    "scored_after_rounds": 100,
     "starting_dealer": 0,
     "end_threshold": 0,
     "reshuffle_mid_forming": True,
+    "max_rounds": 0,
 }
 """Every parameter of the game with its default."""
 
@@ -134,9 +140,10 @@ class Table:
     """
 
     parameters: tuple[int, int, int, int, bool]
-    """players, max_rounds, starting_dealer, end_threshold, reshuffle_mid_forming."""
+    """players, scored_after_rounds, starting_dealer, end_threshold, reshuffle_mid_forming."""
     rules: Rules
-    max_rounds: int
+    scored_after_rounds: int
+    """A game still running after this many rounds ends and is scored."""
     actions: ActionLayout
     ids: ActionEncoder
     """The action ids of moves, remembered by identity for this table's games only."""
@@ -157,7 +164,7 @@ class Table:
 @functools.lru_cache(maxsize=32, typed=True)
 def table_for(
     players: int,
-    max_rounds: int,
+    scored_after_rounds: int,
     starting_dealer: int,
     end_threshold: int,
     reshuffle_mid_forming: bool,
@@ -168,7 +175,7 @@ def table_for(
     """
     for name, value in (
         ("players", players),
-        ("max_rounds", max_rounds),
+        ("scored_after_rounds", scored_after_rounds),
         ("starting_dealer", starting_dealer),
         ("end_threshold", end_threshold),
     ):
@@ -178,8 +185,10 @@ def table_for(
         raise ConfigurationError(
             f"reshuffle_mid_forming must be a bool, not {describe(reshuffle_mid_forming)}"
         )
-    if max_rounds < 1:
-        raise ConfigurationError(f"max_rounds must be 1 or more, not {max_rounds}")
+    if scored_after_rounds < 1:
+        raise ConfigurationError(
+            f"scored_after_rounds must be 1 or more, not {scored_after_rounds}"
+        )
     options: dict[str, Any] = {
         "explicit_chance": True,
         "reshuffle_mid_forming": reshuffle_mid_forming,
@@ -189,9 +198,15 @@ def table_for(
     rules = Rules.for_players(players, **options)  # S1 and the rules' own limits
     board, cards = default_board(), default_cards()
     return Table(
-        parameters=(players, max_rounds, starting_dealer, end_threshold, reshuffle_mid_forming),
+        parameters=(
+            players,
+            scored_after_rounds,
+            starting_dealer,
+            end_threshold,
+            reshuffle_mid_forming,
+        ),
         rules=rules,
-        max_rounds=max_rounds,
+        scored_after_rounds=scored_after_rounds,
         actions=action_layout(board, cards),
         ids=ActionEncoder(action_layout(board, cards)),
         chance=chance_ids(cards),
@@ -220,14 +235,14 @@ class Position:
 
     @property
     def capped(self) -> bool:
-        """Whether the round cap ended the game before the rules did."""
-        return not self.game.is_over and self.game.round > self.table.max_rounds
+        """Whether the game ended after ``scored_after_rounds``, before the rules ended it."""
+        return not self.game.is_over and self.game.round > self.table.scored_after_rounds
 
     @property
     def is_terminal(self) -> bool:
-        """Whether the game has ended, by the rules (E1) or at the round cap."""
+        """Whether the game has ended, by the rules (E1) or after ``scored_after_rounds``."""
         game = self.game
-        return game.is_over or game.round > self.table.max_rounds
+        return game.is_over or game.round > self.table.scored_after_rounds
 
     def legal_action_ids(self) -> tuple[int, ...]:
         """The player's legal action ids, ascending (empty at chance and at the end)."""
@@ -268,7 +283,7 @@ class Position:
         game = self.game
         if game.is_over:
             return win_shares(outcome(game))
-        if game.round > self.table.max_rounds:
+        if game.round > self.table.scored_after_rounds:
             # Scored as the rules score an ended game (E2-E6).
             tallies = [tally(game, seat) for seat in range(game.num_players)]
             return win_shares(score(tallies, two_player_rules=game.rules.two_player_rules))
@@ -289,7 +304,9 @@ class Position:
                 + (" ".join(str(card) for card in game.game_round_pile) or "-")
             )
             if self.capped:
-                lines.append(f"The round cap of {self.table.max_rounds} rounds ended the game.")
+                lines.append(
+                    f"The game ended and was scored after {self.table.scored_after_rounds} rounds."
+                )
             text = "\n".join(lines)
             object.__setattr__(self, "_text", text)
         return text
@@ -337,7 +354,7 @@ class TroedlerState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         """The seat to decide, ``PlayerId.CHANCE`` at a chance node, or ``PlayerId.TERMINAL``."""
         position = self._position
         game = position.game
-        if game.is_over or game.round > position.table.max_rounds:
+        if game.is_over or game.round > position.table.scored_after_rounds:
             return _TERMINAL
         seat = game.current_player
         return _CHANCE if seat is None else seat
@@ -360,7 +377,7 @@ class TroedlerState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return str(table.actions.move(action))
 
     def is_terminal(self) -> bool:
-        """Whether the game has ended, by the rules (E1) or at the round cap."""
+        """Whether the game has ended, by the rules (E1) or after ``scored_after_rounds``."""
         return self._position.is_terminal
 
     def returns(self) -> list[float]:
@@ -404,9 +421,10 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             if name not in parameters:
                 raise ConfigurationError(f"python_troedler has no parameter {describe(name)}")
             parameters[name] = value
+        _rename_max_rounds(parameters)
         table = table_for(
             parameters["players"],
-            parameters["max_rounds"],
+            parameters["scored_after_rounds"],
             parameters["starting_dealer"],
             parameters["end_threshold"],
             parameters["reshuffle_mid_forming"],
@@ -419,11 +437,11 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=table.max_rounds * max_moves_per_round(rules),
+            max_game_length=table.scored_after_rounds * max_moves_per_round(rules),
         )
         super().__init__(GAME_TYPE, info, parameters)
         self.table = table
-        """The rules, the round cap and the id layouts of this game."""
+        """The rules, how many rounds are scored, and the id layouts of this game."""
         self.first = Position(table, table.first)
         """The position every game starts from."""
 
@@ -438,13 +456,39 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         rules = table.rules
         goods = sum(village.number for village in table.first.board.villages)
         piles = (rules.num_players + 1) * PILE_SIZE
-        return goods + rules.setup_requests + rules.setup_feed + table.max_rounds * piles
+        return goods + rules.setup_requests + rules.setup_feed + table.scored_after_rounds * piles
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> Any:
         """The observer of ``iig_obs_type`` (see :mod:`troedler.adapters.openspiel.observer`)."""
         return make_observer(self.table, iig_obs_type, params)
+
+
+def _rename_max_rounds(parameters: dict[str, Any]) -> None:
+    """Take the deprecated ``max_rounds`` (0: not given) as ``scored_after_rounds``.
+
+    Until 0.2 the parameter was ``max_rounds``, a name that elsewhere means a
+    game cut unfinished; it still works, with a warning, for one release.
+    """
+    old = parameters["max_rounds"]
+    if old == 0:
+        return
+    warnings.warn(
+        "python_troedler's parameter max_rounds is now scored_after_rounds",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if type(old) is not int or old < 1:
+        raise ConfigurationError(f"max_rounds must be 1 or more, not {describe(old)}")
+    new = parameters["scored_after_rounds"]
+    if new not in (old, DEFAULT_PARAMETERS["scored_after_rounds"]):
+        raise ConfigurationError(
+            f"max_rounds={old} and scored_after_rounds={describe(new)} disagree; "
+            "give scored_after_rounds only"
+        )
+    parameters["scored_after_rounds"] = old
+    parameters["max_rounds"] = 0
 
 
 pyspiel.register_game(GAME_TYPE, TroedlerGame)

@@ -1,0 +1,120 @@
+"""Each action's rules are written once, in its verify_ function (pokerkit's
+trio): verify_x raises, can_x asks it, x calls it and then makes the effects."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from troedler import (
+    ConfigurationError,
+    IllegalMoveError,
+    Phase,
+    PlayRoute,
+    RequestCard,
+    RouteKind,
+    TakePile,
+    actions,
+    apply_move,
+    is_legal,
+    legal_moves,
+    new_game,
+    verify_move,
+)
+from troedler.actions import forming_outcomes
+from troedler.explicit import apply_chance, chance_outcomes, new_explicit_game
+from troedler.goods import Good
+
+from .helpers import goods_of, position
+
+ACTIONS = (
+    "take_pile",
+    "discard_dealer_pile",
+    "play_route",
+    "play_extra_good",
+    "play_feed_move",
+    "play_feed_extra_good",
+    "play_request",
+    "end_turn",
+    "discard_card",
+)
+
+
+@pytest.mark.parametrize("name", ACTIONS)
+def test_every_action_has_a_verify_and_a_can_with_its_parameters(name: str) -> None:
+    action = getattr(actions, name)
+    verify = getattr(actions, f"verify_{name}")
+    can = getattr(actions, f"can_{name}")
+    params = list(inspect.signature(action).parameters)
+    assert list(inspect.signature(verify).parameters) == params
+    assert list(inspect.signature(can).parameters) == params
+    assert {f"verify_{name}", f"can_{name}"} <= set(actions.__all__)
+    # The action states no rule of its own: it calls its verify_ function.
+    assert f"verify_{name}(" in inspect.getsource(action) or name in (
+        "play_request",
+        "discard_card",
+    )
+
+
+def test_R4_verify_take_pile_gives_the_reason_the_action_gives() -> None:
+    state = new_game(2, seed=5)  # the dealer first discards a pile
+    with pytest.raises(IllegalMoveError, match="R4: seat 0, the dealer, first discards") as told:
+        actions.verify_take_pile(state, 0)
+    with pytest.raises(IllegalMoveError) as done:
+        actions.take_pile(state, 0)
+    assert str(told.value) == str(done.value)
+    assert not actions.can_take_pile(state, 0)
+    assert actions.can_discard_dealer_pile(state, 0)
+    assert not is_legal(state, TakePile(0))
+    with pytest.raises(IllegalMoveError, match="R4"):
+        verify_move(state, TakePile(0))
+
+
+def test_T4_verify_play_request_states_the_delivery_rules() -> None:
+    state = position(cart="Knockando", hand="AA:4 extra", goods="AA", villages={"Knockando": "C"})
+    request = RequestCard(goods_of("AA"), 4)
+    assert not actions.can_play_request(state, request, goods_of("AA"))
+    with pytest.raises(IllegalMoveError, match=r"T4: Knockando still holds 1 goods \(C\)"):
+        actions.verify_play_request(state, request, goods_of("AA"))
+    assert actions.can_play_extra_good(state, Good.CHAIR)
+    taken = actions.play_extra_good(state, Good.CHAIR)
+    assert not actions.can_play_extra_good(taken, Good.CHAIR)  # the card is played
+    assert actions.can_play_request(taken, request, goods_of("AA"))
+    delivered = actions.play_request(taken, request, goods_of("AA"))
+    assert delivered.goods_in("Knockando") == goods_of("AA")
+
+
+def test_T2_verify_play_route_passes_for_each_listed_route_and_changes_nothing() -> None:
+    state = position(cart="Knockando", hand="bridge")
+    before = state
+    routes = [move for move in legal_moves(state) if isinstance(move, PlayRoute)]
+    assert routes
+    for move in routes:
+        assert actions.verify_play_route(state, move.kind, move.to, move.take) is None
+        assert actions.can_play_route(state, move.kind, move.to, move.take)
+    assert state == before
+    assert not actions.can_play_route(state, RouteKind.FERRY, routes[0].to)  # no ferry held
+    with pytest.raises(IllegalMoveError, match="T2: seat 0 holds no ferry card"):
+        actions.verify_play_route(state, RouteKind.FERRY, routes[0].to)
+
+
+def test_a_verify_with_a_non_state_names_the_value_not_a_rule() -> None:
+    with pytest.raises(ConfigurationError, match="expected a GameState"):
+        actions.verify_end_turn("a state")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="expected a GameState"):
+        apply_move("a state", TakePile(0))  # type: ignore[arg-type]
+
+
+def test_R2_verify_turn_up_names_a_card_the_pile_lacks_and_turn_up_lays_the_piles_own() -> None:
+    state = new_explicit_game(2)
+    while state.phase is not Phase.FORM_PILES:
+        state = apply_chance(state, chance_outcomes(state)[0][0])
+    card, _count = forming_outcomes(state)[0]
+    assert actions.can_turn_up(state, card)
+    laid = actions.turn_up(state, card)
+    top = next(pile for pile in laid.dealer_piles if pile)[0]
+    assert top is card or top is next(c for c in state.game_round_pile if c == card)
+    assert not actions.can_turn_up(new_game(2, seed=1), card)  # no pile is being formed
+    with pytest.raises(IllegalMoveError, match="R2: no dealer pile is being formed"):
+        actions.verify_turn_up(new_game(2, seed=1), card)
