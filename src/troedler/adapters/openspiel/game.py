@@ -216,6 +216,16 @@ def table_for(
     )
 
 
+class _Derived:
+    """What a :class:`Position` works out on first use: a cache, not a record."""
+
+    __slots__ = ("ids", "text")
+
+    def __init__(self) -> None:
+        self.ids: tuple[int, ...] | None = None
+        self.text: str | None = None
+
+
 @attrs.frozen(eq=False, weakref_slot=False)
 class Position:
     """One state of the game: the engine state and what every seat has seen of its past.
@@ -224,14 +234,14 @@ class Position:
     one line per action so far, as every seat saw it: ``seat 1: take 0``,
     ``chance: good A``, ``chance: card bridge``, or ``chance: card ?`` for a
     card laid into the set-up discard pile below its top card, which nobody
-    sees (I2). Derived values are computed once, on first use.
+    sees (I2). Derived values are computed once, on first use, and kept in
+    a :class:`_Derived` of the position's own: the record itself never changes.
     """
 
     table: Table
     game: GameState
     log: str = ""
-    _text: str | None = attrs.field(default=None, init=False, repr=False)
-    _ids: tuple[int, ...] | None = attrs.field(default=None, init=False, repr=False)
+    _derived: _Derived = attrs.field(factory=_Derived, init=False, repr=False)
 
     @property
     def capped(self) -> bool:
@@ -246,13 +256,13 @@ class Position:
 
     def legal_action_ids(self) -> tuple[int, ...]:
         """The player's legal action ids, ascending (empty at chance and at the end)."""
-        ids = self._ids
+        ids = self._derived.ids
         if ids is None:
             if self.is_terminal or self.game.current_player is None:
                 ids = ()
             else:
                 ids = self.table.ids.legal_action_ids(self.game)
-            object.__setattr__(self, "_ids", ids)
+            self._derived.ids = ids
         return ids
 
     def after(self, action: int) -> Position:
@@ -291,7 +301,7 @@ class Position:
 
     def text(self) -> str:
         """The whole state as text: what a seat with perfect recall sees, and the rest."""
-        text = self._text
+        text = self._derived.text
         if text is None:
             game = self.game
             lines = [render_observation(observe(game, 0, recall="perfect"), self.table.names)]
@@ -308,7 +318,7 @@ class Position:
                     f"The game ended and was scored after {self.table.scored_after_rounds} rounds."
                 )
             text = "\n".join(lines)
-            object.__setattr__(self, "_text", text)
+            self._derived.text = text
         return text
 
     def resampled(self, seat: int, rng: random.Random) -> Position:
