@@ -15,20 +15,20 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env
+from gymnasium.utils.env_checker import check_env  # noqa: E402 - after the skip
 
-from troedler import observe, outcome
-from troedler.adapters.actions import layout_for
-from troedler.adapters.gymnasium import TroedlerGymEnv, env
-from troedler.adapters.pettingzoo import ILLEGAL_MOVE_REWARD, rewards_for
-from troedler.adapters.tensors import observation_tensor
-from troedler.bots import GreedyBot, RandomBot
-from troedler.errors import ConfigurationError
+from troedler import observe, outcome  # noqa: E402
+from troedler.adapters.actions import layout_for  # noqa: E402
+from troedler.adapters.gymnasium import TroedlerGymEnv, env  # noqa: E402
+from troedler.adapters.pettingzoo import ILLEGAL_MOVE_REWARD, rewards_for  # noqa: E402
+from troedler.adapters.tensors import observation_tensor  # noqa: E402
+from troedler.bots import GreedyBot, RandomBot  # noqa: E402
+from troedler.errors import ConfigurationError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_BOT = f"exec:{sys.executable} {ROOT / 'examples' / 'delivery_bot.py'}"
