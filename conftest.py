@@ -1,5 +1,6 @@
 """Test collection: the doctests of modules whose optional extra is missing are
-left out, and the tests that start JAX run last.
+left out, and so are troedler.jax's, which tests/test_jax.py runs in a
+process of its own (JAX starts threads, and the other tests fork).
 
 ``pytest`` collects the doctests of every module under ``src/troedler``; the
 adapters import their extra's packages, so without that extra (for instance
@@ -10,16 +11,13 @@ doctests cannot even be imported. Their own test modules skip with a reason.
 from __future__ import annotations
 
 import importlib.util
-
-import pytest
+import os
 
 _NEEDS = {
     "numpy": ["src/troedler/adapters/tensors.py"],
     "pettingzoo": ["src/troedler/adapters/pettingzoo.py"],
     "gymnasium": ["src/troedler/adapters/gymnasium.py"],
     "pyspiel": ["src/troedler/adapters/openspiel"],
-    "jax": ["src/troedler/jax"],
-    "pgx": ["src/troedler/jax"],
     "starlette": ["src/troedler/web/server.py"],
 }
 
@@ -31,11 +29,5 @@ collect_ignore = [
 ]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the tests that import JAX after all others.
-
-    JAX starts threads when it is imported, and a process that forks after
-    that may deadlock; the simulation, Dask and program-bot tests fork, so
-    they run while the test process has no JAX threads yet.
-    """
-    items.sort(key=lambda item: "jax" in item.nodeid.split("::")[0])
+if os.environ.get("TROEDLER_JAX_TESTS") != "1":
+    collect_ignore.append("src/troedler/jax")

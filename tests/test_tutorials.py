@@ -31,7 +31,7 @@ PAGES = [DOCS / "index.md", DOCS / "data-files.md", DOCS / "pictures.md", DOCS /
 RUN_ELSEWHERE = {
     "rl.md": "tests/test_rl_pettingzoo.py",
     "format.md": "tests/test_position.py",
-    "jax.md": "tests/test_jax.py",
+    "jax.md": "tests/jax_checks.py",
     "openspiel.md": "tests/test_openspiel.py",
     "play.md": "tests/test_web.py",
     "protocol.md": "tests/test_program_bots.py",

@@ -1,0 +1,224 @@
+"""The JAX engine against the core: differential walks, the bridge, pgx, the docs example.
+
+tests/test_jax.py runs this file in a pytest process of its own (see there).
+
+Every walk compiles its programs once (they are kept across tests); the
+compiled batch programs run real JAX on the CPU, and every step is checked
+against the real core (see :mod:`troedler.jax.differential`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import attrs
+import pytest
+
+jax = pytest.importorskip("jax")
+pgx = pytest.importorskip("pgx")
+np = pytest.importorskip("numpy")
+
+import jax.numpy as jnp  # noqa: E402 - after the skip
+
+from tests.reachable import reachable_states  # noqa: E402
+from tests.test_tutorials import blocks  # noqa: E402
+from troedler import (  # noqa: E402
+    ConfigurationError,
+    Rules,
+    TroedlerError,
+    check_invariants,
+    new_game,
+)
+from troedler.adapters.actions import action_layout  # noqa: E402
+from troedler.adapters.tensors import state_tensor  # noqa: E402
+from troedler.explicit import new_explicit_game  # noqa: E402
+from troedler.jax import (  # noqa: E402
+    TroedlerEnv,
+    from_state,
+    make,
+    random_play,
+    to_state,
+    to_states,
+)
+from troedler.jax.differential import walk  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WALKS = {
+    # players: (rules options, max_rounds, games, steps)
+    2: ({}, 100, 32, 220),
+    3: ({"end_threshold": 2, "reshuffle_mid_forming": False}, 5, 32, 210),
+    4: ({"end_threshold": 3, "hand_limit": 5, "setup_feed": 6}, 100, 32, 210),
+}
+"""The rulebook's two-player game; 3 and 4 players with other options and an
+earlier end, so that random walks reach the end of many games (E1) and the
+truncation at max_rounds. 20,480 compared steps in all."""
+
+
+EVENTS = (
+    "TakePile", "PlayRoute", "PlayExtraGood", "PlayFeedMove", "PlayFeedExtraGood",
+    "PlayRequest", "EndTurn", "DiscardCard", "round end", "reshuffle (R3)",
+)  # fmt: skip
+"""Moves and events every walk must meet."""
+
+
+@pytest.mark.parametrize("players", sorted(WALKS))
+def test_differential_walk_matches_the_core_at_every_step(players: int) -> None:
+    options, max_rounds, games, steps = WALKS[players]
+    rules = Rules.for_players(players, **options)
+    report = walk(
+        players, games=games, steps=steps, seed=players, rules=rules, max_rounds=max_rounds,
+        eager=True,
+    )  # fmt: skip
+    assert report.mismatches == 0, (report.kinds, report.first)
+    assert report.steps == games * steps
+    # Every phase and every kind of move came up, and games ended.
+    assert set(report.phases) == {"take piles", "play turns", "discard to the hand limit"}
+    for event in EVENTS:
+        assert report.events.get(event, 0) > 0, event
+    if players == 2:
+        assert report.events["DiscardPile"] > 0
+    assert report.games_finished > 0
+    if players == 3:
+        assert report.games_truncated > 0
+
+
+def test_a_broken_rule_is_caught() -> None:
+    # The negative control: deliveries that replace goods cost no feed (T5c).
+    report = walk(2, games=16, steps=60, seed=1, eager=True, broken="T5c")
+    assert report.mismatches > 0
+    assert report.kinds.get("mask", 0) > 0
+
+
+def test_perfect_recall_walk_matches_the_core() -> None:
+    # The walks compare both recalls' tensors; this one steps with perfect recall.
+    report = walk(2, games=8, steps=40, seed=9, recall="perfect")
+    assert report.mismatches == 0, (report.kinds, report.first)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_from_state_then_to_state_gives_the_state_back(players: int) -> None:
+    rng = random.Random(players)
+    states = list(reachable_states(players, seed=players, count=600))
+    chosen = [states[0], states[-1], *rng.sample(states, 10)]
+    chosen += [s for s in states if s.turn.discards_due][:2]
+    chosen += [s for s in states if s.is_over][:1]
+    for state in chosen:
+        twin = from_state(state, recall="table")
+        assert to_state(twin, seed=state.seed) == state
+        ids = tuple(int(i) for i in np.flatnonzero(twin.legal_action_mask))
+        if not state.is_over:
+            assert ids == action_layout().legal_action_ids(state)
+        seat = state.current_player or 0
+        assert np.array_equal(twin.observation, state_tensor(state, seat, "table"))
+
+
+def test_from_state_refuses_chance_nodes_and_broken_states() -> None:
+    with pytest.raises(ConfigurationError, match="chance"):
+        from_state(new_explicit_game(3))
+    state = new_game(3, seed=1)
+    with pytest.raises(ConfigurationError, match="reach"):
+        from_state(attrs.evolve(state, round=0))
+    with pytest.raises(ConfigurationError):
+        from_state("not a state")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="recall"):
+        from_state(state, recall="total")
+
+
+@pytest.fixture(scope="module")
+def one_game() -> tuple[TroedlerEnv, object, object]:
+    """A two-player environment with its init and step compiled for one game."""
+    env = make(2)
+    return env, jax.jit(env.init), jax.jit(env.step)
+
+
+def test_to_state_needs_an_index_for_a_batch_and_none_for_one_game(one_game: tuple) -> None:
+    _env, init, _step = one_game
+    one = init(jax.random.PRNGKey(3))
+    batch = jax.vmap(init)(jax.random.split(jax.random.PRNGKey(3), 2))
+    check_invariants(to_state(one))
+    assert to_state(batch, index=1) == to_states(batch)[1]
+    for bad in (
+        lambda: to_state(one, index=0),
+        lambda: to_state(batch),
+        lambda: to_state(batch, index=2),
+        lambda: to_state(batch, index=True),
+        lambda: to_state("a state"),  # type: ignore[arg-type]
+        lambda: to_states(one),
+        lambda: to_state(one, seed=-1),
+    ):
+        with pytest.raises(TroedlerError):
+            bad()
+
+
+def test_make_refuses_what_it_does_not_cover() -> None:
+    with pytest.raises(ConfigurationError, match="explicit_chance"):
+        make(3, rules=Rules.for_players(3, explicit_chance=True))
+    with pytest.raises(ConfigurationError, match="S1"):
+        make(5)
+    with pytest.raises(ConfigurationError, match="S1"):
+        make(3, rules=Rules.for_players(4))
+    with pytest.raises(ConfigurationError, match="recall"):
+        make(2, recall="total")
+    with pytest.raises(ConfigurationError, match="max_rounds"):
+        make(2, max_rounds=0)
+    with pytest.raises(ConfigurationError, match="S3"):
+        make(2, starting_dealer=2)
+
+
+def test_the_environment_is_a_pgx_env_with_the_adapters_sizes() -> None:
+    from troedler.adapters.tensors import tensor_layout_for
+
+    for players in (2, 3, 4):
+        env = make(players)
+        assert isinstance(env, pgx.Env)
+        assert env.num_players == players
+        assert env.num_actions == action_layout().num_actions
+        assert env.observation_shape == (tensor_layout_for(players).size,)
+    assert make(3) == make(3) and hash(make(3)) == hash(make(3))
+    assert make(3) != make(3, recall="perfect")
+
+
+def test_init_is_reproducible_and_steps_need_a_key(one_game: tuple) -> None:
+    env, init, _step = one_game
+    a, b = init(jax.random.PRNGKey(7)), init(jax.random.PRNGKey(7))
+    assert to_state(a) == to_state(b)
+    assert to_state(a) != to_state(init(jax.random.PRNGKey(8)))
+    with pytest.raises(ConfigurationError, match="key"):
+        env.step(a, jnp.int32(int(np.flatnonzero(a.legal_action_mask)[0])))
+
+
+def test_random_play_with_pgx_auto_reset_is_reproducible_and_valid() -> None:
+    env = make(2, max_rounds=8)
+    played = random_play(env, jax.random.PRNGKey(1), games=8, steps=120)
+    again = random_play(make(2, max_rounds=8), jax.random.PRNGKey(1), games=8, steps=120)
+    assert played.steps == 960
+    # Uniform random games last more than 8 rounds: auto_reset restarted them.
+    assert played.truncated > 0
+    assert to_states(played.state) == to_states(again.state)
+    for state in to_states(played.state):
+        check_invariants(state)
+    with pytest.raises(ConfigurationError):
+        random_play(env, jax.random.PRNGKey(1), games=0, steps=1)
+    with pytest.raises(ConfigurationError):
+        random_play("env", jax.random.PRNGKey(1), games=1, steps=1)  # type: ignore[arg-type]
+
+
+def test_the_docs_example_runs() -> None:
+    text = (ROOT / "docs" / "jax.md").read_text()
+    code = blocks(text)
+    assert code
+    namespace: dict[str, object] = {}
+    for block in code:
+        exec(compile(block, "docs/jax.md", "exec"), namespace)  # noqa: S102 - our own docs
+
+
+def test_an_illegal_action_ends_the_game_as_pgx_does(one_game: tuple) -> None:
+    env, init, step = one_game
+    state = init(jax.random.PRNGKey(0))
+    illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
+    after = step(state, jnp.int32(illegal), jax.random.PRNGKey(1))
+    assert bool(after.terminated)
+    assert float(after.rewards[int(state.current_player)]) == -1.0
+    assert isinstance(env, TroedlerEnv)
