@@ -126,6 +126,10 @@ def test_bad_and_replayed_requests_change_nothing(served: Served) -> None:
         ]
         assert [b.status_code for b in bad] == [400, 415, 400, 400, 400, 400, 413, 400, 400, 409]
         assert all(b.json()["error"] for b in bad)
+        # A body sent in chunks, with no length declared, is cut off at the bound too.
+        chunks = (b" " * 1024 for _ in range(8))
+        big = client.post("move", content=chunks, headers={"Content-Type": "application/json"})
+        assert big.status_code == 413 and "at most" in big.json()["error"]
         assert game.sequence == 0
         made = client.post("move", json={"seq": 0, "move": text})
         assert made.status_code == 200 and made.json()["seq"] == 1

@@ -22,7 +22,6 @@ length of the text, which is at most :data:`MAX_POSITION_CHARS`.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 
 from troedler.board import Board, default_board
@@ -38,11 +37,11 @@ from troedler.cards import (
     sort_hand,
 )
 from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
-from troedler.goods import GOOD_CODES, Good, Goods
+from troedler.goods import Goods
 from troedler.invariants import cards_in_play, cards_in_state, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rulebook import TOTAL_GOODS
+from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.serialization import fingerprint
 from troedler.state import GameState, Phase, PlayerState, Turn
@@ -453,21 +452,10 @@ def _turn(text: str, board: Board) -> Turn:
 
 def _check_conservation(state: GameState) -> None:
     """Name the field at fault where goods or cards are not the game's (C1, C2)."""
-    counts = Counter[Good]()
-    for goods in state.village_goods:
-        counts.update(goods)
-    for player in state.players:
-        counts.update(player.goods)
-    per_kind = TOTAL_GOODS // len(Good)
-    # While chance deals them at set-up, the rest of the goods wait in the bag.
-    in_bag = state.phase is Phase.SET_UP
-    for good in Good:
-        if counts[good] > per_kind or (counts[good] < per_kind and not in_bag):
-            raise _error(
-                "villages",
-                f"villages and seats hold {counts[good]} {GOOD_CODES[good]} "
-                f"({good.name.lower()}), not {per_kind} (C1)",
-            )
+    per_kind = goods_per_kind((*state.village_goods, *(p.goods for p in state.players)))
+    wrong = goods_problem(per_kind, in_bag=state.phase is Phase.SET_UP)
+    if wrong is not None:
+        raise _error("villages", wrong)
     found = cards_in_state(state)
     expected = cards_in_play(state.cards, state.board, state.num_players)
     if found != expected:

@@ -359,7 +359,7 @@ class ProgramBot:
         stdout = self._process.stdout
         assert stdout is not None
         while True:
-            end = self._pending.find(b"\n")
+            end = self._pending.find(b"\n", 0, MAX_LINE + 1)
             if end >= 0:
                 line = bytes(self._pending[:end])
                 del self._pending[: end + 1]

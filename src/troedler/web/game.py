@@ -19,7 +19,7 @@ from typing import Any
 
 from troedler.board import RouteKind
 from troedler.bots import Bot
-from troedler.bots.base import bot_rng
+from troedler.bots.base import BotFailed, bot_rng, tell_game_over
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.goods import Good
@@ -38,6 +38,7 @@ from troedler.moves import (
 )
 from troedler.notation import parse_move
 from troedler.records import GameRecord, replay
+from troedler.scoring import outcome
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
 from troedler.state import GameState
@@ -362,9 +363,25 @@ class BrowserGame:
             if bot is None:
                 raise Refused("it is your turn: no bot is to move", status=409)
             seen = observe(state, mover)
-            self._apply(bot.choose(seen, seen.legal_moves, self.rngs[mover]))
+            try:
+                chosen = bot.choose(seen, seen.legal_moves, self.rngs[mover])
+            except BotFailed as error:  # a program bot that crashed, hung or cheated
+                raise Refused(f"the bot of seat {mover} failed: {error}", status=502) from None
+            self._apply(chosen)
             self.save()
             return self._view()
+
+    def close(self) -> None:
+        """Tell the bots the game is over (a program bot's program ends)."""
+        state = self.state
+        if state.is_over:
+            tell_game_over(self._seated_bots(), outcome(state), "finished")
+        else:
+            tell_game_over(self._seated_bots(), None, "stopped")
+
+    def _seated_bots(self) -> list[Bot]:
+        """The bots of the game's seats."""
+        return [bot for bot in self.bots if bot is not None]
 
     def view(self) -> dict[str, Any]:
         """What the page shows now."""
@@ -400,7 +417,7 @@ class BrowserGame:
             "log": [{"round": r, "seat": s, "who": names[s], "move": m} for r, s, m in self.log],
             "over": seen.is_over,
             "result": self._result() if seen.is_over else "",
-            "save": str(self.save_path),
+            "save": self.save_path.name,  # the folder is the server's business, not the page's
         }
         return view
 

@@ -113,8 +113,8 @@ def make_app(
             clock.last = time.monotonic()
             if request.headers.get("content-type", "").split(";")[0] != "application/json":
                 return refused("send the request as application/json", 415)
-            body = await request.body()
-            if len(body) > MAX_BODY:
+            body = await _bounded_body(request)
+            if body is None:
                 return refused(f"a request is at most {MAX_BODY} bytes", 413)
             try:
                 data = json.loads(body)
@@ -233,8 +233,26 @@ def serve(
     finally:
         stop.set()
         listener.close()
+        game.close()
     write(f"The game is saved in {game.save_path}.")
     if not game.state.is_over:
         write("It is not over: resume it with --resume.")
     sys.stdout.flush()
     return status
+
+
+async def _bounded_body(request: Request) -> bytes | None:
+    """The request's body, or None once it passes :data:`MAX_BODY` bytes.
+
+    Read piece by piece, so that a client cannot make the server hold more
+    than that in memory, whatever its Content-Length says.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdecimal() and int(declared[:12]) > MAX_BODY:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    return bytes(body)
