@@ -30,4 +30,5 @@ collect_ignore = [
 
 
 if os.environ.get("TROEDLER_JAX_TESTS") != "1":
-    collect_ignore.append("src/troedler/jax")
+    # --doctest-modules would import the checks module too, and with it JAX.
+    collect_ignore += ["src/troedler/jax", "tests/jax_checks.py"]
