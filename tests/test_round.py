@@ -21,6 +21,7 @@ from troedler import (
     new_game,
 )
 from troedler.pile import Pile
+from troedler.rulebook import most_carried, pile_count
 
 
 def test_R1_three_phases_in_order() -> None:
@@ -220,3 +221,14 @@ def test_R6_no_pass_in_the_middle_of_a_round() -> None:
     state = play(state, "end")
     assert state.round == 1 and state.dealer == 0 and state.current_player == 1
     assert cards("bridge") == state.players[0].hand
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R2_a_round_forms_one_dealer_pile_more_than_the_players(players: int) -> None:
+    state = new_game(players, seed=players)
+    assert pile_count(players) == players + 1 == len(state.dealer_piles)
+
+
+def test_T7_a_hand_carries_the_hand_limit_or_the_starting_hand_between_turns() -> None:
+    assert most_carried(Rules.for_players(4)) == 4
+    assert most_carried(attrs.evolve(Rules.for_players(4), hand_limit=1)) == 3

@@ -40,7 +40,7 @@ from troedler.chance import shuffled
 from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
 from troedler.pile import Pile
-from troedler.rulebook import PILE_SIZE, discard_candidates, next_to_take
+from troedler.rulebook import PILE_SIZE, discard_candidates, next_to_take, pile_count
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
@@ -150,7 +150,7 @@ def form_piles(state: GameState) -> GameState:
             "R1",
             f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
         )
-    piles: tuple[tuple[Card, ...] | None, ...] = ((),) * (state.num_players + 1)
+    piles: tuple[tuple[Card, ...] | None, ...] = ((),) * pile_count(state.num_players)
     need = PILE_SIZE * len(piles)
     laid = 0
     deck, discard, shuffles = state.game_round_pile, state.discard_pile, state.shuffles
@@ -204,7 +204,7 @@ def start_forming(state: GameState) -> GameState:
             state,
             phase=Phase.FORM_PILES,
             current_player=None,
-            dealer_piles=((),) * (state.num_players + 1),
+            dealer_piles=((),) * pile_count(state.num_players),
         )
     )
 
@@ -282,7 +282,7 @@ def _settle_forming(
     The shuffled pile's order is the seed's next shuffle; with explicit
     chance it is chance's, card by card, and the pile is kept in hand order.
     """
-    full = laid == PILE_SIZE * (state.num_players + 1)
+    full = laid == PILE_SIZE * pile_count(state.num_players)
     if deck or full or not discard or (laid and not state.rules.reshuffle_mid_forming):
         return deck, discard, shuffles
     if state.rules.explicit_chance:

@@ -33,11 +33,12 @@ from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.rulebook import (
     PILE_SIZE,
     SETUP_SHUFFLES,
-    START_HAND,
     discard_candidates,
     goods_per_kind,
     goods_problem,
+    most_carried,
     next_to_take,
+    pile_count,
     pile_takes,
 )
 from troedler.rules import Rules
@@ -152,8 +153,8 @@ def problems(state: GameState) -> list[str]:
     elif state.current_player is None or not 0 <= state.current_player < n:
         problems.append(f"current player {state.current_player} is not a seat")
     if state.phase is Phase.TAKE_PILES:
-        if len(state.dealer_piles) != n + 1:
-            problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
+        if len(state.dealer_piles) != pile_count(n):
+            problems.append(f"{len(state.dealer_piles)} dealer piles, not {pile_count(n)}")
         elif any(pile is not None and len(pile) > PILE_SIZE for pile in state.dealer_piles):
             problems.append(f"a dealer pile holds more than {PILE_SIZE} cards")
         else:
@@ -163,8 +164,8 @@ def problems(state: GameState) -> list[str]:
             if found:
                 problems.append(found)
     elif state.phase is Phase.FORM_PILES:
-        if len(state.dealer_piles) != n + 1:
-            problems.append(f"{len(state.dealer_piles)} dealer piles, not {n + 1}")
+        if len(state.dealer_piles) != pile_count(n):
+            problems.append(f"{len(state.dealer_piles)} dealer piles, not {pile_count(n)}")
     elif state.dealer_piles:
         problems.append("dealer piles lie on the table outside the take-piles phase")
     if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:
@@ -449,7 +450,7 @@ def hand_size_problems(
     """
     n = len(sizes)
     limit = rules.hand_limit
-    carried = max(START_HAND, limit)
+    carried = most_carried(rules)
     if not 0 <= dealer < n:
         return []
     if phase.is_chance:

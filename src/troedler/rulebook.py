@@ -24,7 +24,9 @@ __all__ = [
     "discard_candidates",
     "goods_per_kind",
     "goods_problem",
+    "most_carried",
     "next_to_take",
+    "pile_count",
     "pile_takes",
     "setup_pile_hidden",
 ]
@@ -82,6 +84,17 @@ def setup_pile_hidden(rules: Rules, shuffles: int, discards: int) -> int:
 
 PILE_SIZE = 4
 """Cards in a full dealer pile (R2)."""
+
+
+def pile_count(num_players: int) -> int:
+    """How many dealer piles a round forms (R2): one more than the players."""
+    return num_players + 1
+
+
+def most_carried(rules: Rules) -> int:
+    """Most cards a hand holds between turns: the hand limit (T7), or the
+    starting hand (S2) where that is more."""
+    return max(START_HAND, rules.hand_limit)
 
 
 def pile_takes(rules: Rules, piles_gone: int) -> int:

@@ -28,7 +28,7 @@ from troedler.goods import Goods
 from troedler.invariants import cards_in_play, cards_in_state, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem
+from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem, pile_count
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.state import GameState, Phase, PlayerState, Turn
 
@@ -351,7 +351,7 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
     if not isinstance(phase_name, str) or phase_name not in phases:
         raise top.error("phase", f"expected one of {', '.join(phases)}, got {describe(phase_name)}")
     piles: list[tuple[Card, ...] | None] = []
-    for path, value in top.items("dealer_piles", n + 1):
+    for path, value in top.items("dealer_piles", pile_count(n)):
         if value is None:
             piles.append(None)
             continue

@@ -45,6 +45,7 @@ from troedler.datafile import describe
 from troedler.errors import ConfigurationError, quote, some_of
 from troedler.goods import Goods
 from troedler.invariants import problems
+from troedler.rulebook import pile_count
 from troedler.rules import Rules
 from troedler.state import GameState, Phase, PlayerState
 from troedler.views import Observation, Recall, observation_problem, seat_knows, seen_stacks
@@ -98,7 +99,7 @@ def _slice_specs(
 ) -> list[tuple[str, tuple[int, ...], str]]:
     """Name, shape and meaning of every slice, in tensor order; a seat's row
     holds ``seat_row`` numbers."""
-    n, v, t, piles = players, villages, types, players + 1
+    n, v, t, piles = players, villages, types, pile_count(players)
     return [
         ("seat", (n,), "the observing seat, one-hot (absolute seat number)"),
         ("recall", (1,), "1 with perfect recall, 0 with the table view"),
@@ -488,7 +489,7 @@ class TensorEncoder:
         """The three dealer-pile slices, from the piles as the seat knows them."""
         kind = self._type
         t = len(self.card_types)
-        places = self.num_players + 1  # dealer piles a round forms (R2)
+        places = pile_count(self.num_players)
         present, unknown, counts = bytearray(places), bytearray(places), bytearray(places * t)
         for i, dealer_pile in enumerate(dealer_piles):
             if dealer_pile is not None:

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from troedler.bots.base import MAX_BOT_NAME, BotFailed, FailureKind
+from troedler.bots.base import MAX_BOT_NAME, BotFailed, FailureKind, _bounded
 from troedler.errors import ConfigurationError
 from troedler.moves import Move
 from troedler.scoring import Outcome
@@ -132,10 +132,6 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _bounded(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _shown(data: bytes | str, limit: int = 60) -> str:

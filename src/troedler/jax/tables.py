@@ -26,7 +26,7 @@ from troedler.cards import Card, CardCatalogue, RequestCard
 from troedler.errors import ConfigurationError
 from troedler.goods import Good
 from troedler.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
-from troedler.rulebook import PILE_SIZE, START_HAND
+from troedler.rulebook import PILE_SIZE, START_HAND, most_carried, pile_count
 from troedler.rules import Rules
 
 __all__ = ["EXTRA", "FEED", "PILE_SIZE", "ROUTE_KINDS", "Game", "Tables", "tables"]
@@ -166,13 +166,13 @@ def tables(game: Game) -> Tables:
 
     deliver_goods = [m.delivered.counts for m in deliver_moves]
     deliver_replaced = [len(m.request.goods - m.delivered) for m in deliver_moves]
-    carried = max(START_HAND, rules.hand_limit)
+    carried = most_carried(rules)
     return Tables(
         game=game,
         n=n,
         villages=v,
         types=t,
-        piles=n + 1,
+        piles=pile_count(n),
         cards_in_play=len(cards.routes)
         + len(cards.requests)
         + cards.special_feed

@@ -47,7 +47,7 @@ from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.explicit import apply_chance, new_explicit_game
 from troedler.goods import Good
 from troedler.legal import apply_move
-from troedler.rulebook import PILE_SIZE
+from troedler.rulebook import PILE_SIZE, pile_count
 from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
@@ -465,7 +465,7 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         table = self.table
         rules = table.rules
         goods = sum(village.number for village in table.first.board.villages)
-        piles = (rules.num_players + 1) * PILE_SIZE
+        piles = pile_count(rules.num_players) * PILE_SIZE
         return goods + rules.setup_requests + rules.setup_feed + table.scored_after_rounds * piles
 
     def make_py_observer(
