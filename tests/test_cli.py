@@ -6,8 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from troedler import replay
+from troedler import new_game, replay
 from troedler.bots import GreedyBot, RandomBot, play_game
+from troedler.position import position_text
 
 
 def _troedler(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -77,3 +78,33 @@ def test_replay_steps_through_a_simulated_game(tmp_path: Path) -> None:
     refused = _troedler("replay", str(broken))
     assert refused.returncode == 2 and "record: version" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_position_during_a_game_asks_first_and_shows_nothing_hidden_unless_told(
+    tmp_path: Path,
+) -> None:
+    whole = position_text(new_game(3, seed=1))
+    pile = whole.split(" pile=")[1].split()[0]
+    assert len(pile) > 20
+    save = str(tmp_path / "game.json")
+    refused = _troedler(
+        "play", "--players", "3", "--seed", "1", "--recall", "table", "--save", save,
+        stdin="position\nno\nquit\n",
+    )  # fmt: skip
+    assert refused.returncode == 0, refused.stderr
+    assert "Show it anyway? (yes/no)" in refused.stdout
+    assert "The whole position was not shown." in refused.stdout
+    assert pile not in refused.stdout and "seed=1" not in refused.stdout
+    (tmp_path / "game.json").unlink()
+    shown = _troedler(
+        "play", "--players", "3", "--seed", "1", "--recall", "table", "--save", save,
+        stdin="position\nyes\nquit\n",
+    )  # fmt: skip
+    assert "players=3 seed=1 " in shown.stdout and " pile=" in shown.stdout
+    # replay --step of the unfinished game asks the same; of a finished one it does not.
+    stepped = _troedler("replay", save, "--step", stdin="position\n\nq\n")
+    assert "Show it anyway?" in stepped.stdout and pile not in stepped.stdout
+    finished = tmp_path / "finished.json"
+    finished.write_text(play_game([GreedyBot(), RandomBot()], seed=1).record.to_json())
+    stepped = _troedler("replay", str(finished), "--step", stdin="position\nq\n")
+    assert "Show it anyway?" not in stepped.stdout and " pile=" in stepped.stdout

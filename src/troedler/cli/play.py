@@ -45,7 +45,7 @@ from troedler.text.render import (
 )
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["HELP", "SEEDS", "play_in_terminal", "too_small"]
+__all__ = ["HELP", "SEEDS", "play_in_terminal", "too_small", "whole_position_wanted"]
 
 SEEDS = 10**9
 """A new game's seed is drawn from 0 to ``SEEDS - 1`` unless one is given."""
@@ -65,11 +65,27 @@ Whoever alone has the most damage cannot win; the most points win.
 In the move list, 3)+A is move 3, taking an anvil, and 3)· takes nothing;
 dealer piles go by their own numbers: 1 takes pile 1.
 Commands: 'moves' lists all moves, 'history' (or 'log') the whole game so
-far, 'help' this text, 'position' prints the whole position as text (every
-hand: for a bug report), 'quit' (or Ctrl-D, Ctrl-C) leaves; the game is saved
-as it goes, and 'troedler play --resume FILE' continues it."""
+far, 'help' this text, 'position' prints the whole position as text for a
+bug report (it asks first: it shows every hand and the cards to come),
+'quit' (or Ctrl-D, Ctrl-C) leaves; the game is saved as it goes, and
+'troedler play --resume FILE' continues it."""
 
 CLEAR = "\x1b[H\x1b[2J"
+
+POSITION_WARNING = (
+    "The whole position shows the seed, every hand and the face-down game-round pile in "
+    "order: the rest of this game. Show it anyway? (yes/no) "
+)
+"""The question before the whole position of a game that is not over is shown."""
+
+
+def whole_position_wanted(read: Callable[[str], str]) -> bool:
+    """Whether the person, warned that it shows what their seat may not know,
+    still wants the whole position of a game that is not over."""
+    try:
+        return read(POSITION_WARNING).strip().lower() in ("yes", "y")
+    except EOFError:
+        return False
 
 
 def play_in_terminal(
@@ -542,6 +558,9 @@ def _ask(
                 return None
             continue
         if lowered == "position":
+            if not whole_position_wanted(read):
+                message = "The whole position was not shown."
+                continue
             write(position_text(game.state))
             if screen:
                 with contextlib.suppress(EOFError):

@@ -3,7 +3,8 @@
 Each step shows the whole position after one move (every hand included) on
 one 80 by 24 screen. Enter goes on, ``b`` goes back, ``j N`` (or just a
 number) jumps to step N, ``f`` and ``l`` go to the first and last step,
-``position`` prints the position text of the step, ``q`` stops.
+``position`` prints the position text of the step (of a game that is not
+over, only when asked again: it holds the cards to come), ``q`` stops.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import contextlib
 import sys
 from collections.abc import Callable
 
-from troedler.cli.play import too_small
+from troedler.cli.play import too_small, whole_position_wanted
 from troedler.cli.replay import record_of
 from troedler.position import position_text
 from troedler.records import replay
@@ -74,6 +75,9 @@ def step_in_terminal(
                 message = "This is the last step: b goes back, q stops."
             step = min(last, step + 1)
         elif words[0] == "position":
+            if not states[-1].is_over and not whole_position_wanted(read):
+                message = "The whole position was not shown."
+                continue
             write(position_text(state))
             if screen:
                 with contextlib.suppress(EOFError, KeyboardInterrupt):
