@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import play, position
 from troedler import new_game, observe
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.cli.simulate import write_summary
+from troedler.position import from_position_text, position_text
 from troedler.records import replay
 from troedler.simulation import tournament
 from troedler.text.render import WIDTH, plural, render_scores, render_screen, wrap
@@ -68,6 +69,7 @@ def test_wrapping_never_breaks_a_word() -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 4), step=st.integers(0, 400))
+@example(seed=238, players=4, step=238)  # three carts in one village made an 81-column line
 def test_every_screen_of_a_game_fits_80_by_23_and_cuts_only_at_words(
     seed: int, players: int, step: int
 ) -> None:
@@ -85,3 +87,17 @@ def test_every_screen_of_a_game_fits_80_by_23_and_cuts_only_at_words(
     for line in lines:  # a shortened line ends in an ellipsis after a whole word
         if line.endswith("…"):
             assert not line[:-1].rstrip().endswith(("→", "(", "·:")), line
+
+
+def test_the_map_fits_80_columns_with_every_cart_in_any_one_village() -> None:
+    for village in new_game(4, seed=1).board.villages:
+        base = position(players=4, seed=1, villages={village.name: "ABCUPV"})
+        fields = dict(word.split("=", 1) for word in position_text(base).split())
+        fields["seats"] = "/".join(
+            f"{village.name}:{seat.split(':', 1)[1]}" for seat in fields["seats"].split("/")
+        )
+        state = from_position_text(" ".join(f"{key}={value}" for key, value in fields.items()))
+        screen = render_screen(observe(state, 0), ["you", "b 1", "c 2", "d 3"], you=0)
+        row = next(line for line in screen.splitlines() if f"{village.name} " in line)
+        assert f"{village.name} ABCUPV @0123" in " ".join(row.split()), row
+        assert all(len(line) <= WIDTH for line in screen.splitlines()), screen

@@ -318,6 +318,14 @@ def _player_lines(ink: Ink, position: Position, names: Sequence[str], you: int |
     return lines
 
 
+_GOODS_WIDTH = 6
+"""Goods shown of a village in the map (more: the first five and a +)."""
+
+_COLUMNS = (26, 27, 27)
+"""The map's column widths: a village of 13 letters, 6 goods and all four
+carts (``@0123``) fits each, and the three fit 80 columns."""
+
+
 def render_screen(
     position: Position,
     names: Sequence[str],
@@ -352,17 +360,17 @@ def render_screen(
         here.setdefault(cart, []).append(seat)
     cells = []
     for village, goods in zip(position.board.villages, position.village_goods, strict=True):
-        if len(goods) <= 7:
+        if len(goods) <= _GOODS_WIDTH:
             text, shown_goods = str(goods), ink.goods(goods)
         else:
-            text = shown_goods = str(goods)[:6] + "+"
+            text = shown_goods = str(goods)[: _GOODS_WIDTH - 1] + "+"
         carts = "".join(str(s) for s in here.get(village.name, []))
         shown_carts = "".join(
             ink(str(s), _SEAT_STYLE[s % 4] + "+bold") for s in here.get(village.name, [])
         )
-        plain = f" {village.name:<13} {text:<7} {'@' + carts if carts else ''}"
+        plain = f" {village.name:<13} {text:<{_GOODS_WIDTH}} {'@' + carts if carts else ''}"
         shown = (
-            f" {village.name:<13} {shown_goods}{' ' * (7 - len(text))} "
+            f" {village.name:<13} {shown_goods}{' ' * (_GOODS_WIDTH - len(text))} "
             f"{'@' + shown_carts if carts else ''}"
         )
         cells.append((shown, plain))
@@ -373,7 +381,9 @@ def render_screen(
             k = r + c * rows
             if k < len(cells):
                 shown, plain = cells[k]
-                line += shown + (" " * (27 - len(plain)) if c < 2 else "")
+                if c == 0:  # the screen's edge needs no space before the first column
+                    shown, plain = shown[1:], plain[1:]
+                line += shown + (" " * (_COLUMNS[c] - len(plain)) if c < 2 else "")
         lines.append(line.rstrip())
     lines.extend(_player_lines(ink, position, names, you))
     if you is not None:
