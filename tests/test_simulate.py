@@ -3,6 +3,7 @@ users' own bots, failing bots forfeiting, and no finished game ever lost."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ import pytest
 from troedler import GameRecord
 from troedler.bots import GreedyBot, RandomBot
 from troedler.cli import main
+from troedler.cli.simulate import write_summary
 from troedler.errors import ConfigurationError
 from troedler.simulation import Tournament, game_seed, tournament
 from troedler.simulation.games import SEED_LIMIT
@@ -412,3 +414,17 @@ def test_a_forfeit_counts_as_a_loss_in_the_second_win_share(user_bots: Path) -> 
         f"win share, each forfeit a loss: random: {other.win_share:.1%}  "
         f"userbots:Sulks: {row.win_share_with_forfeits:.1%}"
     ]
+
+
+def test_the_tables_of_the_bots_page_are_what_simulate_writes() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
+    default = page.split("```\n300 games of 4 players")[1].split("```")[0].splitlines()
+    out = io.StringIO()
+    write_summary(tournament(["greedy", "random", "random", "random"], games=4), out)
+    written = out.getvalue().splitlines()
+    assert default[2] == written[2]  # the headings, "seat-games" one word
+    assert [line.split()[:2] for line in default[3:5]] == [["greedy", "300"], ["random", "900"]]
+    for heading in ("seat-games", "win share", "95% interval", "points", "damage",
+                    "total dmg", "forfeits", "win share per seat"):  # fmt: skip
+        assert f"**{heading}**" in page, heading  # each explained
+    assert "win share, each forfeit a loss: mybots:Sulks: 50.0%" in page
