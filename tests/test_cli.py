@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,21 @@ def test_position_during_a_game_asks_first_and_shows_nothing_hidden_unless_told(
     finished.write_text(play_game([GreedyBot(), RandomBot()], seed=1).record.to_json())
     stepped = _troedler("replay", str(finished), "--step", stdin="position\nq\n")
     assert "Show it anyway?" not in stepped.stdout and " pile=" in stepped.stdout
+
+
+def test_a_record_cut_short_is_named_by_line_and_column_in_whole_words(tmp_path: Path) -> None:
+    text = play_game([GreedyBot(), RandomBot()], seed=2, max_rounds=1).record.to_json()
+    assert text.count("\n") > 5  # a record written over many lines, as play saves it
+    for cut in (len(text) // 3, len(text) // 2, len(text) - 3):
+        short = tmp_path / "short.json"
+        short.write_text(text[:cut])
+        try:
+            json.loads(text[:cut])
+        except json.JSONDecodeError as error:
+            where = f"line {error.lineno}, column {error.colno}"
+        for args in (["replay", str(short)], ["play", "--resume", str(short)]):
+            done = _troedler(*args)
+            assert done.returncode == 2, done.stdout
+            message = done.stderr.strip()
+            assert message.startswith(f"troedler: {short}: {where}: not valid JSON: "), message
+            assert "cut short?" in message and "..." not in message and "\n" not in message

@@ -22,6 +22,7 @@ from pathlib import Path
 from troedler.bots import BOTS, Bot
 from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
+from troedler.cli.replay import broken_json
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
@@ -291,6 +292,9 @@ def _resumed(path: Path, name: str, seat: int) -> tuple[_Game, int, tuple[GameSt
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise FormatError(str(path), "", f"cannot be read ({error})") from None
+    problem = broken_json(str(path), text)
+    if problem is not None:
+        raise problem
     try:
         record = GameRecord.from_json(text)
         states = replay(record)
