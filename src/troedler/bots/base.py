@@ -7,7 +7,6 @@ the legal moves and a random generator; never the game state.
 from __future__ import annotations
 
 import random
-import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -227,9 +226,6 @@ def play_game(
     moves: list[Move] = []
     failure: BotFailure | None = None
 
-    def fail(seat: int, kind: FailureKind, detail: str) -> BotFailure:
-        return BotFailure(seat, names[seat], len(moves), state.round, kind, detail)
-
     try:
         while not state.is_over and (max_rounds is None or state.round <= max_rounds):
             seat = state.current_player
@@ -243,30 +239,15 @@ def play_game(
                         f"bot {names[seat]!r} chose {_bounded(repr(move), 80)}, which is not legal",
                     )
             else:
-                started = time.perf_counter()
-                try:
-                    move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
-                except BotFailed as error:  # a bot that says how it failed
-                    failure = fail(seat, error.kind, _bounded(str(error), MAX_DETAIL))
+                from troedler.bots.failure import ask_bot  # noqa: PLC0415 - it builds on this module
+
+                answer = ask_bot(
+                    bots[seat], seen, rngs[seat], move=len(moves), move_time_limit=move_time_limit
+                )
+                if isinstance(answer, BotFailure):
+                    failure = answer
                     break
-                except (Exception, SystemExit) as error:  # a bot's bug stops its game, not the run
-                    failure = fail(seat, "raised", describe_error(error))
-                    break
-                took = time.perf_counter() - started
-                if move_time_limit is not None and took > move_time_limit:
-                    failure = fail(
-                        seat, "slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s"
-                    )
-                    break
-                try:
-                    legal = move in seen.legal_moves
-                except Exception as error:  # a returned object whose == raises
-                    legal, detail = False, describe_error(error)
-                else:
-                    detail = f"chose {_bounded(repr(move), 80)}, which is not legal"
-                if not legal:
-                    failure = fail(seat, "illegal", detail)
-                    break
+                move = answer
             moves.append(move)
             state = apply_move(state, move)
             if on_move is not None:
