@@ -230,7 +230,7 @@ class ProgramBot:
     def _handshake(self) -> None:
         try:
             self._send({"type": "hello", "protocol": PROTOCOL_VERSION}, START_TIME)
-            answer = self._receive(time.monotonic() + START_TIME, "the handshake")
+            answer = self._receive(time.monotonic() + START_TIME, "the handshake", START_TIME)
             if answer.get("type") != "hello":
                 raise ProgramFailed(
                     "illegal",
@@ -284,7 +284,7 @@ class ProgramBot:
                 },
                 self.move_time,
             )
-            answer = self._receive(deadline, "its move")
+            answer = self._receive(deadline, "its move", self.move_time)
             text = answer.get("move")
             if answer.get("type") != "move" or not isinstance(text, str):
                 raise ProgramFailed("illegal", 'expected {"type": "move", "move": TEXT}')
@@ -353,7 +353,7 @@ class ProgramBot:
                 raise ProgramFailed("crashed", self._exit_detail()) from None
             view = view[written:]
 
-    def _receive(self, deadline: float, what: str) -> dict[str, Any]:
+    def _receive(self, deadline: float, what: str, seconds: float) -> dict[str, Any]:
         stdout = self._process.stdout
         assert stdout is not None
         while True:
@@ -368,9 +368,7 @@ class ProgramBot:
                 )
             if time.monotonic() >= deadline:
                 half = f" (half a line: {_shown(bytes(self._pending))})" if self._pending else ""
-                raise ProgramFailed(
-                    "slow", f"did not answer {what} within {self.move_time:g} s{half}"
-                )
+                raise ProgramFailed("slow", f"did not answer {what} within {seconds:g} s{half}")
             self._wait_readable(deadline)
             try:
                 chunk = os.read(stdout.fileno(), MAX_LINE + 2)
