@@ -169,6 +169,8 @@ def play_in_terminal(
             path = Path(save) if save is not None else _default_path(seed)
             _refuse_existing(path)
         game = _Game(first, names, seat)
+        # A game from a position text: the person gave the whole of it already.
+        game.known = position is not None
         states = ()
     if path is not None:
         game.save(path)  # now, so that a path that cannot be written fails before the game
@@ -360,6 +362,9 @@ class _Game:
         self.rounds: list[tuple[int, int]] = []
         self.recent: list[tuple[int, list[Move]]] = []
         self.saved = 0
+        self.known = False
+        """Whether the person knows the whole position (they gave it): then
+        ``position`` shows it without asking."""
 
     def play(self, move: Move, mover: int, *, shown: bool = True) -> None:
         """Make ``move`` for seat ``mover``; ``shown`` lists it as another's move
@@ -562,7 +567,7 @@ def _ask(
                 return None
             continue
         if lowered == "position":
-            if not whole_position_wanted(read):
+            if not game.known and not whole_position_wanted(read):
                 message = "The whole position was not shown."
                 continue
             write(position_text(game.state))
