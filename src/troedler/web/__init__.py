@@ -23,9 +23,13 @@ from troedler.web.game import BrowserGame, Refused
 __all__ = ["BrowserGame", "Refused", "play_in_browser"]
 
 
-def _default_save_path(seed: int) -> Path:
-    """A new file name in the current folder for the game of ``seed``."""
-    return Path(f"troedler-game-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json")
+def _default_save_path() -> Path:
+    """A new file name in the current folder for a new game.
+
+    It does not name the seed: the page shows the file's name, and the seed
+    would tell every card still face down.
+    """
+    return Path(f"troedler-game-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
 
 def play_in_browser(
@@ -55,6 +59,6 @@ def play_in_browser(
     if resume is not None:
         game = BrowserGame.resume(Path(resume), bots, seat, recall=recall)
     else:
-        path = Path(save) if save is not None else _default_save_path(seed)
+        path = Path(save) if save is not None else _default_save_path()
         game = BrowserGame.new(players, seed, bots, seat, recall=recall, name=name, save=path)
     return serve(game, open_browser=open_browser, write=write)

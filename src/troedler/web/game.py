@@ -12,12 +12,12 @@ the final scoring), so another seat's hidden cards never leave the server.
 from __future__ import annotations
 
 import os
+import shlex
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from troedler.board import RouteKind
 from troedler.bots import Bot
 from troedler.bots.base import BotFailed, bot_rng, tell_game_over
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
@@ -41,7 +41,7 @@ from troedler.records import GameRecord, replay
 from troedler.scoring import outcome
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
-from troedler.state import GameState
+from troedler.state import GameState, Phase
 from troedler.svg import board_picture
 from troedler.svg.html import scoring_html
 from troedler.svg.panel_html import card_html, panel_html
@@ -56,7 +56,7 @@ _GROUPS = (
     ("take a dealer pile", (TakePile,)),
     ("discard a dealer pile", (DiscardPile,)),
     ("move along a route", (PlayRoute,)),
-    ("move with special feed", (PlayFeedMove,)),
+    ("move with special feed (costs damage)", (PlayFeedMove,)),
     ("take an extra good", (PlayExtraGood, PlayFeedExtraGood)),
     ("deliver a request", (PlayRequest,)),
     ("discard to the hand limit (T7)", (DiscardCard,)),
@@ -64,17 +64,38 @@ _GROUPS = (
 )
 
 
+FEED_WARNING = "special feed costs 1 damage a card (E2)"
+"""What the page says before a move that plays special feed is made."""
+
+_FAILED = {
+    "raised": "raised an error",
+    "illegal": "answered a move that is not legal",
+    "slow": "did not answer in time",
+    "crashed": "stopped running",
+}
+"""What a bot did, by its :data:`~troedler.bots.base.FailureKind`."""
+
+
 class Refused(TroedlerError):
     """A request the game refuses, and changes nothing for: stale, malformed or illegal.
 
     ``status`` is the HTTP status the server answers with; ``rule`` the
-    rule id when the rules forbid the move.
+    rule id when the rules forbid the move; ``failure`` the description of
+    a bot's failure (see :meth:`BrowserGame.step`) when that is why.
     """
 
-    def __init__(self, message: str, *, status: int = 400, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 400,
+        rule: str | None = None,
+        failure: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.rule = rule
+        self.failure = failure
 
 
 def _card_of(move: Move) -> Card | None:
@@ -100,12 +121,61 @@ def _pile_of(move: Move) -> int | None:
     return move.pile if isinstance(move, TakePile | DiscardPile) else None
 
 
+def _feed_of(move: Move) -> int:
+    """The special feed ``move`` plays: each costs a point of damage (E2)."""
+    if isinstance(move, PlayFeedMove | PlayFeedExtraGood):
+        return 1
+    if isinstance(move, PlayRequest):
+        return move.feed_cost
+    return 0
+
+
+def _head(move: Move) -> str:
+    """The move without its choice of goods: one button of the page's list."""
+    if isinstance(move, PlayRoute):
+        return str(PlayRoute(move.kind, move.to))
+    if isinstance(move, PlayFeedMove):
+        return str(PlayFeedMove(move.to))
+    if isinstance(move, PlayRequest):
+        return f"deliver {move.request}"
+    return str(move)
+
+
+def _choice(move: Move, head: str | None = None) -> dict[str, Any]:
+    """A move offered as a choice: its text, a label and the feed it plays.
+
+    Among choices of one ``head`` the label is what tells them apart.
+    """
+    text = str(move)
+    label = text
+    if head is not None:
+        if isinstance(move, PlayRoute | PlayFeedMove):
+            label = "take no good" if move.take is None else f"take {move.take.name.lower()}"
+        elif isinstance(move, PlayRequest):
+            label = (
+                "the goods it shows"
+                if move.feed_cost == 0
+                else f"with {move.delivered} ({move.feed_cost} feed)"
+            )
+    return {"text": text, "label": label, "feed": _feed_of(move)}
+
+
+def _seat_texts(bots: Sequence[str], seat: int, players: int) -> list[str | None]:
+    """Each seat's bot text (None at the person's seat): ``bots`` repeated in seat order."""
+    texts: list[str | None] = []
+    for s in range(players):
+        texts.append(None if s == seat else bots[(s - (s > seat)) % len(bots)])
+    return texts
+
+
 class BrowserGame:
     """A game between a person at ``seat`` and ``bots`` (None at the person's seat).
 
     ``moves`` are those already made (a resumed game); the record is written
-    to ``save`` after every move. Its methods may be called from several
-    threads: one lock keeps them in order.
+    to ``save`` after every move; ``texts`` are the bots as the command line
+    names them (default: their names), for the way on after a bot fails.
+    Its methods may be called from several threads: one lock keeps them in
+    order.
     """
 
     def __init__(
@@ -118,11 +188,20 @@ class BrowserGame:
         recall: Recall = "perfect",
         save: Path,
         moves: Sequence[Move] = (),
+        texts: Sequence[str | None] | None = None,
     ) -> None:
         self.first = first
         self.seat = seat
         self.bots = tuple(bots)
         self.names = tuple(names)
+        self.texts = (
+            tuple(texts)
+            if texts is not None
+            else tuple(None if bot is None else bot.name for bot in self.bots)
+        )
+        """How each seat's bot was named (``greedy``, ``exec:...``), to resume with."""
+        self.failure: dict[str, Any] | None = None
+        """The bot failure that stopped the game, once one has."""
         self.recall: Recall = recall
         self.save_path = save
         self.moves: list[Move] = []
@@ -157,17 +236,9 @@ class BrowserGame:
             raise ConfigurationError(
                 f"{save} exists already: resume that game, or choose another file to save to"
             )
-        others = [bot_from_text(bots[i % len(bots)]) for i in range(players - 1)]
-        seated: list[Bot | None] = []
-        names: list[str] = []
-        for s in range(players):
-            if s == seat:
-                seated.append(None)
-                names.append(name)
-            else:
-                bot = others.pop(0)
-                seated.append(bot)
-                names.append(f"{bot.name} {s}")
+        texts = _seat_texts(bots, seat, players)
+        seated = [None if text is None else bot_from_text(text) for text in texts]
+        names = [name if bot is None else f"{bot.name} {s}" for s, bot in enumerate(seated)]
         game = cls(
             new_game(players, seed=seed),
             seat=seat,
@@ -175,6 +246,7 @@ class BrowserGame:
             names=names,
             recall=recall,
             save=save,
+            texts=texts,
         )
         game.save()
         return game
@@ -204,8 +276,8 @@ class BrowserGame:
             raise ConfigurationError(f"seat must be 0 to {players - 1}, not {seat}")
         if not bots:
             raise ConfigurationError("name at least one bot for the other seats")
-        others = [bot_from_text(bots[i % len(bots)]) for i in range(players - 1)]
-        seated = [None if s == seat else others.pop(0) for s in range(players)]
+        texts = _seat_texts(bots, seat, players)
+        seated = [None if text is None else bot_from_text(text) for text in texts]
         moves = [parse_move(text, state) for text, state in zip(record.moves, states, strict=False)]
         return cls(
             states[0],
@@ -215,6 +287,7 @@ class BrowserGame:
             recall=recall,
             save=path,
             moves=moves,
+            texts=texts,
         )
 
     @property
@@ -291,8 +364,10 @@ class BrowserGame:
     ) -> dict[str, Any]:
         """A click on a village, a card of the hand or a dealer pile.
 
-        One legal move fits: it is made. Several fit: they are answered as
-        ``choices``. None fits: refused with the rule that forbids it.
+        One legal move fits: it is made, unless it plays special feed, which
+        costs damage. Several fit, or one that plays feed: they are answered
+        as ``choices`` (with a ``warning`` where all play feed). None fits:
+        refused with the rule that forbids it.
         """
         with self._lock:
             self._check(sequence)
@@ -300,8 +375,7 @@ class BrowserGame:
             legal = seen.legal_moves
             if isinstance(village, str) and village in {v.name for v in self.state.board.villages}:
                 fits = [m for m in legal if _village_of(m) == village]
-                tries: list[Move] = [PlayRoute(kind, village) for kind in RouteKind]
-                tries.append(PlayFeedMove(village))
+                tries = self._village_tries(village) if not fits else []
                 what = village
             elif isinstance(card, str) and len(card) <= 40:
                 hand = self.state.players[self.seat].hand
@@ -317,12 +391,21 @@ class BrowserGame:
                 what = f"dealer pile {pile}"
             else:
                 raise Refused("a click names a village, a card of your hand or a dealer pile")
-            if len(fits) == 1:
+            if len(fits) == 1 and not _feed_of(fits[0]):
                 self._apply(fits[0])
                 self.save()
                 return self._view()
             if fits:
-                return {"choices": [str(m) for m in fits], "about": what}
+                heads = {_head(m) for m in fits}
+                head = heads.pop() if len(heads) == 1 else None
+                answer: dict[str, Any] = {
+                    "choices": [_choice(m, head) for m in fits],
+                    "about": head or what,
+                }
+                if all(_feed_of(m) for m in fits):
+                    # Never played at once: the person may not have meant to spend feed.
+                    answer["warning"] = FEED_WARNING
+                return answer
             for attempt in tries:
                 try:
                     apply_move(self.state, attempt)
@@ -331,6 +414,22 @@ class BrowserGame:
                 except TroedlerError:
                     continue
             raise Refused(f"no move with {what} is allowed now", status=422)
+
+    def _village_tries(self, village: str) -> list[Move]:
+        """Moves to ``village`` to ask the rules about when none is legal.
+
+        Refused at once when no route leads there: no card could take the cart.
+        """
+        state = self.state
+        here = state.players[self.seat].cart
+        kinds = [r.kind for r in state.board.routes if set(r.ends) == {here, village}]
+        tries: list[Move] = [PlayRoute(kind, village) for kind in dict.fromkeys(kinds)]
+        if state.phase is Phase.PLAY_TURNS and not state.turn.discards_due:
+            if village == here:
+                raise Refused(f"T2: your cart is in {village} already", status=422, rule="T2")
+            if not kinds:
+                raise Refused(f"T2: no route leads from {here} to {village}", status=422, rule="T2")
+        return [*tries, PlayFeedMove(village)]
 
     def _card_tries(self, card: Card) -> list[Move]:
         """Moves with ``card`` to ask the rules about when none is legal."""
@@ -352,7 +451,14 @@ class BrowserGame:
         return [PlayExtraGood(good) for good in list(held)[:1] or list(Good)[:1]]
 
     def step(self, sequence: object) -> dict[str, Any]:
-        """One bot's move, when a bot is to move."""
+        """One bot's move, when a bot is to move.
+
+        A bot that fails (raises, answers a move that is not legal, or, a
+        program bot, hangs or crashes) stops the game: refused with status
+        502 and a ``failure``, whose ``line`` names the seat, the bot and
+        what it did, and whose ``resume`` is the command that goes on with
+        another bot in that seat. The save holds every move made before.
+        """
         with self._lock:
             self._check(sequence)
             state = self.state
@@ -362,14 +468,58 @@ class BrowserGame:
             bot = self.bots[mover]
             if bot is None:
                 raise Refused("it is your turn: no bot is to move", status=409)
+            if self.failure is not None:
+                raise Refused(self.failure["line"], status=502, failure=self.failure)
             seen = observe(state, mover)
             try:
                 chosen = bot.choose(seen, seen.legal_moves, self.rngs[mover])
             except BotFailed as error:  # a program bot that crashed, hung or cheated
-                raise Refused(f"the bot of seat {mover} failed: {error}", status=502) from None
-            self._apply(chosen)
-            self.save()
-            return self._view()
+                self.failure = self._failure(mover, error.kind, str(error))
+            except Exception as error:  # anyone's bot may raise anything
+                self.failure = self._failure(mover, "raised", f"{type(error).__name__}: {error}")
+            else:
+                if chosen in seen.legal_moves:
+                    self._apply(chosen)
+                    self.save()
+                    return self._view()
+                self.failure = self._failure(mover, "illegal", f"{chosen!s:.80} is not a move now")
+            raise Refused(self.failure["line"], status=502, failure=self.failure)
+
+    def _failure(self, seat: int, kind: str, detail: str) -> dict[str, Any]:
+        """How the bot of ``seat`` failed, the game saved so far, and the way on."""
+        bot = self.bots[seat]
+        name = bot.name if bot is not None else self.names[seat]
+        detail = " ".join(detail.split())
+        if len(detail) > 160:
+            detail = detail[:159] + "…"
+        line = f"Seat {seat}'s bot {name[:40]} {_FAILED.get(kind, kind)}: {detail}"
+        others = []
+        for s, text in enumerate(self.texts):
+            if s != self.seat:
+                replaced = "random" if text == "greedy" else "greedy"
+                others.append(replaced if s == seat else text or "greedy")
+        resume = shlex.join(
+            [
+                "troedler",
+                "play",
+                "--browser",
+                "--resume",
+                self.save_path.name,
+                "--seat",
+                str(self.seat),
+                "--bots",
+                ",".join(others),
+            ]
+        )
+        return {
+            "seat": seat,
+            "bot": name,
+            "kind": kind,
+            "line": line,
+            "saved": f"The game is saved in {self.save_path.name} with all {self.sequence} "
+            "moves made before. Go on with another bot in that seat:",
+            "resume": resume,
+        }
 
     def close(self) -> None:
         """Tell the bots the game is over (a program bot's program ends)."""
@@ -404,19 +554,30 @@ class BrowserGame:
         if last is not None:
             caption = f"Last move: {names[self.log[-1][1]]}: {last}"
         yours = not seen.is_over and mover == self.seat
+        # During the game the panel shows what the seat knows: the others'
+        # hands with perfect recall, their sizes only from the table. After
+        # it nothing is hidden any more.
+        if state.is_over:
+            panel = panel_html(state, names, caption=caption, hands=True)
+        else:
+            panel = panel_html(seen, names, caption=caption, hands=True, own_hand=False)
         view: dict[str, Any] = {
             "seq": self.sequence,
+            "seat": self.seat,
             "board": picture.svg(),
-            "panel": "".join(panel_html(seen, names, caption=caption, hands=False)),
+            "boardWidth": picture.width,
+            "panel": "".join(panel),
             "hand": self._hand(seen, yours),
             "yours": yours,
-            "waiting": not seen.is_over and not yours,
+            "waiting": not seen.is_over and not yours and self.failure is None,
+            "failure": self.failure,
             "mover": None if mover is None else names[mover],
             "groups": self._groups(seen) if yours else [],
             "discard": self._discard_note(seen) if yours else "",
             "log": [{"round": r, "seat": s, "who": names[s], "move": m} for r, s, m in self.log],
             "over": seen.is_over,
             "result": self._result() if seen.is_over else "",
+            "seed": state.seed if seen.is_over else None,
             "save": self.save_path.name,  # the folder is the server's business, not the page's
         }
         return view
@@ -471,9 +632,20 @@ class BrowserGame:
         for label, kinds in _GROUPS:
             members = [m for m in seen.legal_moves if isinstance(m, kinds)]
             if members:
+                heads: dict[str, list[Move]] = {}
+                for m in members:
+                    heads.setdefault(_head(m), []).append(m)
                 groups.append(
                     {
                         "label": label,
+                        "options": [
+                            {
+                                "label": head,
+                                "choices": [_choice(m, head) for m in variants],
+                                "feed": min(_feed_of(m) for m in variants),
+                            }
+                            for head, variants in heads.items()
+                        ],
                         "moves": [
                             {
                                 "text": str(m),
