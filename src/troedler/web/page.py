@@ -52,9 +52,8 @@ main {{ display: grid; gap: 10px; padding: 0 12px 12px; align-items: start;
 #result {{ grid-area: result; min-width: 0; }}
 .box {{ background: #fffaf0; border-radius: 8px; padding: 8px 10px;
   box-shadow: 0 1px 4px rgba(0, 0, 0, .25); }}
-#board {{ border-radius: 8px; box-shadow: 0 1px 4px rgba(0, 0, 0, .25); }}
 #board svg {{ width: 100%; height: auto; max-height: calc(100vh - 50px); display: block;
-  border-radius: 8px; }}
+  border-radius: 8px; box-shadow: 0 1px 4px rgba(0, 0, 0, .25); }}
 #board .village {{ cursor: pointer; }}
 #board .village.can-go rect {{ stroke-width: 4; }}
 #board-tools {{ display: none; }}
@@ -103,11 +102,14 @@ button.feed {{ border-color: #d55e00; border-width: 2px; }}
 .faint {{ color: #6b665c; font-size: 12px; }}
 [hidden] {{ display: none !important; }}
 {panel_css}
+@media (max-width: 1023px) {{
+  main {{ grid-template-columns: minmax(0, 1fr) 330px; }}
+}}
 @media (max-width: 799px) {{
   /* A phone: the decision first, the board beneath at a size that reads,
      panned with a finger; every button a thumb's width. */
   main {{ display: flex; flex-direction: column; padding: 0 6px 90px; gap: 8px; }}
-  main > * {{ width: 100%; }}
+  main > *, #side > * {{ width: 100%; }}
   #side {{ display: contents; }}
   #result {{ order: 0; }}
   #you {{ order: 1; }}
@@ -115,14 +117,18 @@ button.feed {{ border-color: #d55e00; border-width: 2px; }}
   #board-box {{ order: 3; }}
   #panel {{ order: 4; }}
   #log-box {{ order: 5; }}
-  #board {{ overflow: auto; max-height: 70vh; background: #f7f1e3; }}
-  #board svg {{ width: var(--board-w, 100%); max-width: none; max-height: none; }}
+  #board {{ overflow: auto; max-height: 70vh; background: #f7f1e3; border-radius: 8px;
+    box-shadow: 0 1px 4px rgba(0, 0, 0, .25); }}
+  #board svg {{ width: var(--board-w, 100%); max-width: none; max-height: none;
+    box-shadow: none; }}
   #board-box.whole #board svg {{ width: 100%; }}
   #board-tools {{ display: flex; align-items: center; gap: 8px; margin-bottom: 4px; }}
   button {{ min-height: 44px; min-width: 44px; font-size: 15px; }}
   #panel .dealer-pile {{ min-height: 44px; }}
   #scores {{ width: 100%; font-size: 12px; }}
-  #scores th, #scores td {{ padding: 3px 2px; overflow-wrap: anywhere; }}
+  #result {{ padding: 8px 5px; }}
+  #scores th, #scores td {{ padding: 3px 1px; }}
+  #scores th {{ font-weight: normal; color: #6b665c; }}
 }}
 </style>
 </head>
@@ -219,6 +225,8 @@ async function act(request) {{
       }}
       el("message").dataset.rule = data.rule || "";
       if (data.failure) {{
+        // The game stops here: no more steps until it is resumed.
+        if (view) Object.assign(view, {{failure: data.failure, waiting: false}});
         notify("failure", data.failure.line, data.failure);
         showWaiting();
       }} else {{
