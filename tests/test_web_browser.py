@@ -356,7 +356,7 @@ class _Raising:
 
 @pytest.fixture
 def failing(tmp_path: Path) -> Iterator[Served]:
-    path = tmp_path / "failing.json"
+    path = tmp_path / "game.json"
     game = BrowserGame(
         new_game(2, seed=SEED),
         seat=0,
@@ -389,8 +389,13 @@ def test_a_failing_bot_is_shown_as_its_failure_with_the_way_on(
     assert "Refused" not in driver.execute_script(BEFORE)
     assert driver.execute_script(NOTICE_IN_VIEW)
     resume = driver.find_element(By.ID, "resume")
-    assert resume.text == ("troedler play --browser --resume failing.json --seat 0 --bots greedy")
-    assert "with all 1 moves made before" in driver.find_element(By.ID, "saved").text
+    assert resume.text == "troedler play --browser --resume game.json --seat 0 --bots greedy"
+    # docs/play.md shows the same notice.
+    page = (Path(__file__).parent.parent / "docs" / "play.md").read_text(encoding="utf-8")
+    example = re.findall(r"```text\n(.*?)```", page, re.S)[0].splitlines()
+    assert example[0] == "Bot failure: " + message.text and example[2] == resume.text
+    assert "with the 1 move made before" in driver.find_element(By.ID, "saved").text
+    assert driver.find_element(By.ID, "status").text == "The game stopped: a bot failed."
     assert not driver.find_element(By.ID, "step").is_enabled()
     driver.save_screenshot(str(tmp_path / "failure-390.png"))
     # A reload shows the failure again, and still nothing more is tried.

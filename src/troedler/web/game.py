@@ -516,8 +516,9 @@ class BrowserGame:
             "bot": name,
             "kind": kind,
             "line": line,
-            "saved": f"The game is saved in {self.save_path.name} with all {self.sequence} "
-            "moves made before. Go on with another bot in that seat:",
+            "saved": f"The game is saved in {self.save_path.name} with "
+            f"{'the 1 move' if self.sequence == 1 else f'all {self.sequence} moves'} made "
+            "before. Go on with another bot in that seat:",
             "resume": resume,
         }
 

@@ -226,9 +226,11 @@ async function act(request) {{
       el("message").dataset.rule = data.rule || "";
       if (data.failure) {{
         // The game stops here: no more steps until it is resumed.
-        if (view) Object.assign(view, {{failure: data.failure, waiting: false}});
+        if (view) {{
+          Object.assign(view, {{failure: data.failure, waiting: false}});
+          showWaiting();
+        }}
         notify("failure", data.failure.line, data.failure);
-        showWaiting();
       }} else {{
         notify("refused", data.error, null);
       }}
@@ -380,11 +382,15 @@ function centreOnCart() {{
   box.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 3);
 }}
 
+// The status line and the opponents' box: who is to move, or that the game stopped.
 function showWaiting() {{
-  const failed = view && view.failure;
+  el("status").textContent = view.over ? "The game is over." :
+    view.failure ? "The game stopped: a bot failed." :
+    view.yours ? "Your move." : view.mover + " is to move.";
+  const failed = view.failure;
   el("waiting").textContent = failed ? "stopped: " + failed.line :
-    view && view.waiting ? view.mover + " is to move" : "";
-  el("step").disabled = !(view && view.waiting);
+    view.waiting ? view.mover + " is to move" : "";
+  el("step").disabled = !view.waiting;
 }}
 
 function show(data) {{
@@ -408,8 +414,6 @@ function show(data) {{
     seen = data.log.length;
     if (!wasYours) centreOnCart();
   }}
-  el("status").textContent = data.over ? "The game is over." :
-    data.yours ? "Your move." : data.mover + " is to move.";
   el("status").dataset.seq = String(data.seq);
   showWaiting();
   el("result").hidden = !data.over;
