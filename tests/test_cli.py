@@ -45,10 +45,13 @@ def test_a_scripted_person_plays_a_whole_game(tmp_path: Path) -> None:
 
 def test_table_recall_hides_the_other_hands(tmp_path: Path) -> None:
     save = str(tmp_path / "game.json")
-    done = _troedler("play", "--players", "3", "--recall", "table", "--save", save, stdin="quit\n")
+    done = _troedler(
+        "play", "--players", "3", "--seed", "1", "--recall", "table", "--save", save,
+        stdin="quit\n",
+    )  # fmt: skip
     assert done.returncode == 0 and "You left the game." in done.stdout
     assert "hand 3 cards" in done.stdout or "hand 7 cards" in done.stdout
-    perfect = _troedler("play", "--players", "3", "--save", save, stdin="quit\n")
+    perfect = _troedler("play", "--players", "3", "--seed", "1", "--save", save, stdin="quit\n")
     assert "hand 3 cards" not in perfect.stdout and "hand 7 cards" not in perfect.stdout
 
 

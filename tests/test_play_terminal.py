@@ -274,7 +274,9 @@ def test_every_move_of_the_others_is_shown_and_history_shows_the_game(tmp_path: 
 
 
 def test_a_screen_below_80_by_24_says_it_is_too_small(tmp_path: Path) -> None:
-    term = Terminal("play", "--players", "2", "--save", str(tmp_path / "g.json"), cwd=tmp_path)
+    term = Terminal(
+        "play", "--players", "2", "--seed", "1", "--save", str(tmp_path / "g.json"), cwd=tmp_path
+    )
     try:
         fcntl.ioctl(term.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 60, 0, 0))
         screen = _last_screen(term.expect("your move> "))

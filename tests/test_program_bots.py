@@ -304,7 +304,7 @@ def test_simulate_and_play_take_program_bots(tmp_path: Path) -> None:
     assert "2 games of 2 players: 2 finished" in done.stdout
     assert '"delivery-py 0"' in (tmp_path / "g.jsonl").read_text()
     played = _troedler(
-        "play", "--players", "2", "--seat", "1", "--bots", f"exec:{PYTHON_BOT}",
+        "play", "--players", "2", "--seed", "1", "--seat", "1", "--bots", f"exec:{PYTHON_BOT}",
         "--save", "p.json", cwd=tmp_path, stdin="quit\n",
     )  # fmt: skip
     assert played.returncode == 0, played.stderr

@@ -46,6 +46,22 @@ class Raises:
         return legal_moves[-1]
 
 
+class Sulks:
+    """Plays as greedy, but fails in round 2 of the games it plays from seat 1."""
+
+    name = "sulks"
+
+    def __init__(self):
+        from troedler.bots import GreedyBot
+
+        self.greedy = GreedyBot()
+
+    def choose(self, observation, legal_moves, rng):
+        if observation.round >= 2 and observation.seat == 1:
+            raise ValueError("I would rather not")
+        return self.greedy.choose(observation, legal_moves, rng)
+
+
 class Cheats:
     name = "cheats"
 
@@ -365,3 +381,34 @@ def test_resume_after_a_record_cut_short_says_how_to_recover_and_drops_it_on_req
     journal.write_text("\n".join([*lines[:2], "{oops", *lines[3:]]) + "\n")
     assert main(["simulate", "--out", "games.jsonl", "--resume"]) == 2
     assert "games.jsonl.journal: line 3: is not JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("games", [0, -3, 2.5, "4"])
+def test_a_tournament_of_no_games_is_refused_as_the_command_line_refuses_it(
+    games: object,
+) -> None:
+    with pytest.raises(ConfigurationError, match="games must be a whole number of at least 1"):
+        tournament(["greedy", "random"], games=games)  # type: ignore[arg-type]
+    done = _troedler("simulate", "--games", "0")
+    assert done.returncode == 2 and "expected a whole number of at least 1" in done.stderr
+
+
+def test_a_forfeit_counts_as_a_loss_in_the_second_win_share(user_bots: Path) -> None:
+    summary = tournament(["userbots:Sulks", "random"], games=6, seed=3)
+    row = summary.bot("userbots:Sulks")
+    assert row.forfeits == summary.forfeited == 3 and row.seat_games == 3
+    assert row.wins > 0
+    assert row.win_share_with_forfeits == row.wins / 6
+    assert row.win_share is not None and row.win_share_with_forfeits < row.win_share
+    other = summary.bot("random")
+    assert other.forfeits == 0 and other.win_share_with_forfeits == other.win_share
+    assert summary.to_dict()["bots"]["random"]["win_share_with_forfeits"] == other.win_share
+    done = _troedler(
+        "simulate", "--games", "6", "--seed", "3", "--bots", "userbots:Sulks,random",
+        "--workers", "1", cwd=user_bots,
+    )  # fmt: skip
+    shares = [line for line in done.stdout.splitlines() if line.startswith("win share, each")]
+    assert shares == [
+        f"win share, each forfeit a loss: random: {other.win_share:.1%}  "
+        f"userbots:Sulks: {row.win_share_with_forfeits:.1%}"
+    ]

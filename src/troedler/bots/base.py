@@ -34,6 +34,7 @@ __all__ = [
     "PlayedGame",
     "bot_rng",
     "check_bot",
+    "limit_move_times",
     "play_game",
     "rounds_played",
     "tell_game_over",
@@ -218,6 +219,8 @@ def play_game(
         raise ConfigurationError("a move time limit needs forfeit=True")
     if move_time_limit is not None and not move_time_limit > 0:
         raise ConfigurationError(f"a move time limit must be positive, not {move_time_limit}")
+    if move_time_limit is not None:
+        limit_move_times(bots, move_time_limit)
     first = new_game(len(bots), seed=seed, starting_dealer=starting_dealer, rules=rules)
     rngs = [bot_rng(seed, seat) for seat in range(len(bots))]
     state = first
@@ -285,6 +288,15 @@ def play_game(
         result=outcome(state) if state.is_over else None,
     )
     return PlayedGame(record, state, state.is_over, failure)
+
+
+def limit_move_times(bots: Sequence[Bot], seconds: float) -> None:
+    """Give a game's move time limit to each bot that keeps its own time (a
+    program bot: it stops waiting for its program then, and says so)."""
+    for bot in bots:
+        limit = getattr(bot, "limit_move_time", None)
+        if callable(limit):
+            limit(seconds)
 
 
 def tell_game_over(bots: Sequence[Bot], result: Outcome | None, reason: str) -> None:

@@ -23,7 +23,6 @@ programs you do not trust in a container.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import math
 import os
@@ -77,37 +76,21 @@ END_TIME = 1.0
 MEMORY = 2 * 1024**3
 """The program's address space cap in bytes (2 GiB; Node.js runs in it)."""
 
-_PR_SET_PDEATHSIG = 1
+SUPERVISOR = str(Path(__file__).with_name("supervisor.py"))
+"""The script each program runs under (:mod:`troedler.bots.supervisor`)."""
 
 
 class ProgramFailed(BotFailed):
     """A program that did not make its move: it forfeits its game."""
 
 
-def _linux_prctl() -> Any:
-    # Loaded here, in the parent: nothing may be loaded between fork and exec.
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _linux_prctl()
-
-
 def _limits(memory: int | None) -> None:
-    """Run in the program's process between fork and exec."""
+    """Run in the supervisor's process between fork and exec; the program inherits it."""
     import resource  # noqa: PLC0415 - Unix only, like the rest of this function
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if memory is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    if _PRCTL is not None:
-        # Killed with the thread that started it, even when that host is
-        # killed itself (a pool's hung game, Ctrl-C): no orphans run on.
-        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def program_bot(text: str) -> ProgramBot:
@@ -115,10 +98,11 @@ def program_bot(text: str) -> ProgramBot:
 
     ``COMMAND`` is split into the program and its arguments as a shell
     would (``python3 mybot.py --depth 2``) but no shell runs it.
-    ``SECONDS`` is the time for each move (default 5).
+    ``SECONDS`` is the time for each move (default 5 s, or the host's move
+    time limit when it has one).
     """
     seconds, colon, command = text.partition(":")
-    move_time = MOVE_TIME
+    move_time = None
     if colon and _is_number(seconds):
         move_time = float(seconds)
     else:
@@ -144,7 +128,9 @@ class ProgramBot:
 
     ``command`` is the program and its arguments, as a list or as one text
     split the way a shell splits it. ``move_time`` is the seconds it has
-    for each move, ``memory`` its address space in bytes (None: no cap).
+    for each move (default :data:`MOVE_TIME`, or the move time limit of the
+    game, see :meth:`limit_move_time`), ``memory`` its address space in
+    bytes (None: no cap).
     Making the bot starts the program and reads its handshake; a program
     that cannot be started raises :class:`ConfigurationError`, one that
     fails the handshake forfeits at its first move. Its seat in a record is
@@ -155,13 +141,15 @@ class ProgramBot:
         self,
         command: str | Sequence[str],
         *,
-        move_time: float = MOVE_TIME,
+        move_time: float | None = None,
         memory: int | None = MEMORY,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         shown = _shown(" ".join(argv) if argv else "", 80)
         if not argv or not all(isinstance(arg, str) and arg for arg in argv):
             raise ConfigurationError(f"exec: a program to run is needed, got {shown}")
+        self._own_time = move_time
+        move_time = MOVE_TIME if move_time is None else move_time
         if not (math.isfinite(move_time) and move_time > 0):
             raise ConfigurationError(f"exec: the move time must be positive, not {move_time}")
         found = shutil.which(argv[0])
@@ -180,23 +168,31 @@ class ProgramBot:
         self._pending = bytearray()
         self._broken: tuple[FailureKind, str] | None = None
         self._ended = False
+        # The program runs under a supervisor that kills its whole process
+        # group when the game ends, or as soon as this end of the lifeline
+        # closes: also when this process dies without cleaning up.
+        lifeline, self._lifeline = os.pipe()
         try:
             self._process: subprocess.Popen[bytes] = subprocess.Popen(  # noqa: S603 - the user's own program, no shell
-                [found, *argv[1:]],
+                [sys.executable, "-I", "-S", SUPERVISOR, str(lifeline), found, *argv[1:]],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                pass_fds=(lifeline,),
                 start_new_session=True,
                 preexec_fn=lambda: _limits(memory),  # noqa: PLW1509 - only async-safe calls
             )
         except OSError as error:
+            os.close(self._lifeline)
             raise ConfigurationError(
                 f"exec: cannot run {_shown(argv[0])}: {error.strerror or error}"
             ) from None
+        finally:
+            os.close(lifeline)
         assert self._process.stdin and self._process.stdout and self._process.stderr
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
             os.set_blocking(stream.fileno(), False)
-        self._finalizer = weakref.finalize(self, _kill, self._process)
+        self._finalizer = weakref.finalize(self, _kill, self._process, self._lifeline)
         self._handshake()
 
     @property
@@ -212,16 +208,22 @@ class ProgramBot:
 
     @property
     def pid(self) -> int:
-        """The program's process id (also its process group's)."""
+        """The process id of the program's supervisor, which the program runs under."""
         return self._process.pid
 
     def __repr__(self) -> str:
         return f"ProgramBot({shlex.join(self.command)!r}, move_time={self.move_time:g})"
 
+    def limit_move_time(self, seconds: float) -> None:
+        """Take a game's move time limit: it replaces the default time, and a
+        time the program was given is cut down to it."""
+        own = self._own_time
+        self.move_time = seconds if own is None else min(own, seconds)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # A copy (a tournament copies a bot object for every game, in
         # whichever process plays it) is the same program started afresh.
-        return (_restart, (self.command, self.move_time, self.memory))
+        return (_restart, (self.command, self._own_time, self.memory))
 
     # --- the protocol ------------------------------------------------------
 
@@ -426,7 +428,7 @@ class ProgramBot:
         self._finalizer()
 
 
-def _restart(command: tuple[str, ...], move_time: float, memory: int | None) -> ProgramBot:
+def _restart(command: tuple[str, ...], move_time: float | None, memory: int | None) -> ProgramBot:
     return ProgramBot(command, move_time=move_time, memory=memory)
 
 
@@ -440,12 +442,17 @@ def _decode(line: bytes) -> dict[str, Any]:
     return value
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """Kill the program's process group and reap it; close its pipes."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
+def _kill(process: subprocess.Popen[bytes], lifeline: int) -> None:
+    """End the program and all it started, through its supervisor; reap it, close its pipes."""
+    with contextlib.suppress(OSError):
+        os.close(lifeline)  # the supervisor kills the program's group and exits
+    try:
         process.wait(5)
+    except subprocess.TimeoutExpired:  # a supervisor stopped from outside: the last resort
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(5)
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             with contextlib.suppress(OSError):

@@ -6,13 +6,15 @@ import argparse
 import contextlib
 import json
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Sequence
 
 from troedler import __version__
+from troedler.bots.program import MOVE_TIME
 from troedler.cli.demo import play_demo
-from troedler.cli.play import play_in_terminal
+from troedler.cli.play import SEEDS, play_in_terminal
 from troedler.cli.replay import record_of, replay_in_terminal
 from troedler.cli.simulate import (
     Output,
@@ -83,15 +85,30 @@ def _parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("--players", type=int, choices=(2, 3, 4), default=3, help="default 3")
-    play.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the game's seed, to deal a game again (default: a fresh one, shown and saved)",
+    )
     play.add_argument(
         "--bots",
         metavar="BOT,BOT,...",
         default=None,
         help="the other seats' bots in seat order, repeated as needed (default greedy; "
-        "with --resume: the bundled bots the record's seats are named after); "
-        "as in simulate, a bot is random, greedy, ismcts, ismcts:N, or your own as "
-        "module:Class or module:Class:ARG, the module looked for in the current directory too",
+        "with --resume: the bundled bots the record's seats are named after, and any "
+        "seat's bot may be replaced); as in simulate, a bot is random, greedy, ismcts, "
+        "ismcts:N, your own as module:Class or module:Class:ARG (the module looked for in "
+        "the current directory too), or a program as exec:COMMAND or exec:SECONDS:COMMAND "
+        f"(SECONDS a move, default {MOVE_TIME:g}; docs/protocol.md)",
+    )
+    play.add_argument(
+        "--move-time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="a bot that takes longer for a move stops the game, which is saved; it is "
+        f"also a program bot's time for a move (default: no limit, {MOVE_TIME:g} s "
+        "for a program bot)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
     play.add_argument("--name", default="you", help="your name in the record (default: you)")
@@ -159,7 +176,9 @@ def _parser() -> argparse.ArgumentParser:
         help="bots in seat order, rotated each game (default greedy,random,random,random); "
         "fewer bots than players are repeated. A bot is random, greedy, ismcts or "
         "ismcts:N (N iterations a move), or your own as module:Class or module:Class:ARG "
-        "(Class called with the text ARG; the module is looked for in the current directory too)",
+        "(Class called with the text ARG; the module is looked for in the current directory "
+        "too), or a program that speaks docs/protocol.md as exec:COMMAND or "
+        f"exec:SECONDS:COMMAND (SECONDS a move, default {MOVE_TIME:g})",
     )
     sim.add_argument("--seed", type=int, help="the run's seed (default 1)")
     sim.add_argument(
@@ -205,7 +224,8 @@ def _parser() -> argparse.ArgumentParser:
         "--move-time-limit",
         type=_seconds,
         metavar="SECONDS",
-        help="a bot that takes longer for a move forfeits the game (default: no limit)",
+        help="a bot that takes longer for a move forfeits the game; it is also a program "
+        f"bot's time for a move (default: no limit, {MOVE_TIME:g} s for a program bot)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     return parser
@@ -239,14 +259,18 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "play":
         if args.position is not None:
             if args.resume is not None or args.browser:
-                parser.error(
+                raise ConfigurationError(
                     "--position starts a new game in the terminal: not with --resume or --browser"
                 )
             args.players = from_position_text(args.position).num_players
         if args.resume is None and not 0 <= args.seat < args.players:
-            parser.error(f"--seat must be 0 to {args.players - 1}")
+            raise ConfigurationError(
+                f"--seat must be 0 to {args.players - 1}: a game of {args.players} players "
+                f"has seats {', '.join(map(str, range(args.players - 1)))} "
+                f"and {args.players - 1}, not {args.seat}"
+            )
         if not 0 < len(args.name) <= MAX_SEAT_NAME or not args.name.isprintable():
-            parser.error(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
+            raise ConfigurationError(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
         if args.browser:
             return _play_in_browser(args)
         return play_in_terminal(
@@ -259,6 +283,7 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             name=args.name,
             resume=args.resume,
             position=args.position,
+            move_time_limit=args.move_time_limit,
         )
     if args.command == "replay":
         if args.html:
@@ -288,7 +313,7 @@ def _play_in_browser(args: argparse.Namespace) -> int:
         return 2
     return play_in_browser(
         args.players,
-        args.seed,
+        args.seed if args.seed is not None else secrets.randbelow(SEEDS),
         bots_option(args.bots) if args.bots is not None else ["greedy"],
         args.seat,
         args.recall,

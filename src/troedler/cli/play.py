@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
+import secrets
 import shutil
 import sys
 import time
@@ -18,13 +20,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from troedler.bots import BOTS, Bot
-from troedler.bots.base import bot_rng
+from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
+from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.legal import apply_move
 from troedler.moves import Move
 from troedler.notation import parse_move
 from troedler.position import from_position_text, position_text
 from troedler.records import GameRecord, replay
+from troedler.scoring import outcome
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
 from troedler.state import GameState
@@ -41,7 +45,10 @@ from troedler.text.render import (
 )
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["HELP", "play_in_terminal", "too_small"]
+__all__ = ["HELP", "SEEDS", "play_in_terminal", "too_small"]
+
+SEEDS = 10**9
+"""A new game's seed is drawn from 0 to ``SEEDS - 1`` unless one is given."""
 
 HELP = """How to play: type the number of a move, or the move in notation:
   take 2 · bridge Knockando +V · feed Rothes · extra +A · feed +A ·
@@ -67,7 +74,7 @@ CLEAR = "\x1b[H\x1b[2J"
 
 def play_in_terminal(
     players: int,
-    seed: int,
+    seed: int | None,
     bots: Sequence[str] | None,
     seat: int,
     recall: Recall,
@@ -79,10 +86,12 @@ def play_in_terminal(
     screen: bool | None = None,
     resume: str | Path | None = None,
     position: str | None = None,
+    move_time_limit: float | None = None,
 ) -> int:
     """Play a game with a person at ``seat`` and ``bots`` in the other seats; exit status.
 
     ``bots`` are texts as ``simulate --bots`` takes them (default greedy).
+    ``seed`` deals the game (None: a fresh one, drawn and shown).
     The record is written to ``save`` (default: a new file in the current
     folder; an existing file is refused) when the game starts and before
     each of the person's decisions, and when it ends or is left. ``resume``
@@ -94,6 +103,12 @@ def play_in_terminal(
     standard output is a terminal). ``position`` starts from a position text
     instead of a new game; such a game is not saved as a record (a record
     starts from a new game), and its last position is printed instead.
+
+    A bot that fails (raises, answers a move that is not legal, or takes
+    longer than ``move_time_limit`` seconds, which is also a program bot's
+    time for a move) stops the game: the record keeps every move before it,
+    and one line says which bot failed and how, then how to go on with
+    another bot in its seat.
     """
     if screen is None:
         screen = sys.stdout.isatty()
@@ -101,25 +116,34 @@ def play_in_terminal(
     if resume is not None:
         game, seat, states = _resumed(Path(resume), name, seat)
         players = game.first.num_players
-        seated = _bots_of(game.names, seat, bots, Path(resume))
+        seated, texts = _bots_of(game.names, seat, bots, Path(resume))
+        if bots:  # other bots than the record's: the seats are named after them
+            for s, bot in enumerate(seated):
+                if bot is not None:
+                    game.names[s] = f"{bot.name} {s}"
         path: Path | None = Path(save) if save is not None else Path(resume)
         if save is not None:
             _refuse_existing(Path(save))
     else:
         if not 0 <= seat < players:
             raise ConfigurationError(f"--seat must be 0 to {players - 1}")
-        texts = list(bots) if bots else ["greedy"]
-        made = [bot_from_text(texts[i % len(texts)]) for i in range(players - 1)]
+        given = list(bots) if bots else ["greedy"]
+        # The other seats take the given bots in order, repeated as needed.
+        texts = [
+            None if s == seat else given[(s - (s > seat)) % len(given)] for s in range(players)
+        ]
         names: list[str] = []
         seated = []
-        for s in range(players):
-            if s == seat:
+        for s, text in enumerate(texts):
+            if text is None:
                 names.append(name)
                 seated.append(None)
             else:
-                other = made.pop(0)
+                other = bot_from_text(text)
                 names.append(f"{other.name} {s}")
                 seated.append(other)
+        if seed is None:
+            seed = secrets.randbelow(SEEDS)
         first = new_game(players, seed=seed) if position is None else from_position_text(position)
         if first.rules.explicit_chance or first.num_players != players:
             raise ConfigurationError(f"play needs a seeded position of {players} players")
@@ -128,24 +152,63 @@ def play_in_terminal(
             path = Path(save) if save is not None else _default_path(seed)
             _refuse_existing(path)
         game = _Game(first, names, seat)
+        states = ()
     if path is not None:
         game.save(path)  # now, so that a path that cannot be written fails before the game
     if screen and read is input:
         _enable_line_editing()
     rngs = [bot_rng(game.first.seed, s) for s in range(players)]
+    playing = [bot for bot in seated if bot is not None]
+    if move_time_limit is not None:
+        limit_move_times(playing, move_time_limit)
+    try:
+        status = _play(
+            game, seated, texts, rngs, states, path, read, write, recall, screen, colour,
+            resume=resume, position=position, move_time_limit=move_time_limit,
+        )  # fmt: skip
+    finally:
+        # Every bot is told, so that a program bot's program (and all it started) ends now.
+        result = outcome(game.state) if game.state.is_over else None
+        tell_game_over(playing, result, "finished" if result is not None else "stopped")
+    return status
+
+
+def _play(
+    game: _Game,
+    seated: Sequence[Bot | None],
+    texts: Sequence[str | None],
+    rngs: Sequence[random.Random],
+    states: Sequence[GameState],
+    path: Path | None,
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+    recall: Recall,
+    screen: bool,
+    colour: bool,
+    *,
+    resume: str | Path | None,
+    position: str | None,
+    move_time_limit: float | None,
+) -> int:
+    """The game itself, from its first (or resumed) move to its end; the exit status."""
+    seat = game.you
     if resume is not None:
         # The bots choose their recorded moves again, so that their chance
-        # (and anything they keep) is where it was: the game goes on as it would have.
-        for state in states[:-1]:
+        # (and anything they keep) is where it was: the game goes on as it
+        # would have. What a bot does wrong here is passed over: its moves
+        # are the record's.
+        for number, state in enumerate(states[:-1]):
             mover = state.current_player
             assert mover is not None  # every recorded move had a mover
             bot = seated[mover]
             if bot is not None:
-                seen = observe(state, mover)
-                bot.choose(seen, seen.legal_moves, rngs[mover])
+                ask_bot(bot, observe(state, mover), rngs[mover], move=number)
         write(f"Resumed the game of {resume} after {plural(len(game.moves), 'move')}.")
+    elif position is None:
+        write(f"Game seed {game.first.seed} ('--seed {game.first.seed}' deals this game again).")
     write(f"You play seat {seat} as {game.names[seat]}; type 'help' to learn the moves.")
     status = 0
+    failure: BotFailure | None = None
     try:
         while not game.state.is_over:
             state = game.state
@@ -154,7 +217,14 @@ def play_in_terminal(
             bot = seated[mover]
             if bot is not None:
                 seen = observe(state, mover)
-                game.play(bot.choose(seen, seen.legal_moves, rngs[mover]), mover)
+                answer = ask_bot(
+                    bot, seen, rngs[mover], move=len(game.moves), move_time_limit=move_time_limit
+                )
+                if isinstance(answer, BotFailure):
+                    failure = answer
+                    status = 1
+                    break
+                game.play(answer, mover)
                 continue
             if path is not None:
                 game.save(path)
@@ -172,6 +242,8 @@ def play_in_terminal(
             write("")
             write(f"Game over after round {game.state.round}.")
             write(render_scores(game.state, game.names, colour, you=seat))
+    if failure is not None:
+        write(failure_message(failure))
     if path is None:
         write(f"A game from a position is not saved; it stopped at: {position_text(game.state)}")
         return status
@@ -180,6 +252,9 @@ def play_in_terminal(
     except ConfigurationError as error:
         write(f"Could not save the game: {error}")
         return status or 1
+    if failure is not None:
+        write(resume_hint(path, texts, failure.seat))
+        return status
     write(f"Saved the game to {path}; watch it again with: troedler replay {path}")
     if not game.state.is_over:
         write(f"Continue it with: troedler play --resume {path}")
@@ -224,14 +299,17 @@ def _resumed(path: Path, name: str, seat: int) -> tuple[_Game, int, tuple[GameSt
 
 def _bots_of(
     names: Sequence[str], seat: int, bots: Sequence[str] | None, path: Path
-) -> list[Bot | None]:
-    """The bots of a resumed game's other seats: ``bots`` in order, else
-    the bundled bots their seats are named after (``greedy 1``)."""
+) -> tuple[list[Bot | None], list[str | None]]:
+    """The bots of a resumed game's other seats and their texts: ``bots`` in
+    order (replacing the record's), else the bundled bots their seats are
+    named after (``greedy 1``)."""
     seated: list[Bot | None] = []
+    texts: list[str | None] = []
     others = 0
     for s, seat_name in enumerate(names):
         if s == seat:
             seated.append(None)
+            texts.append(None)
             continue
         if bots:
             text = bots[others % len(bots)]
@@ -244,7 +322,8 @@ def _bots_of(
                 )
         others += 1
         seated.append(bot_from_text(text))
-    return seated
+        texts.append(text)
+    return seated, texts
 
 
 class _Game:

@@ -104,7 +104,7 @@ def write_summary(summary: Summary, out: TextIO | None = None) -> None:
     )
     width = max([10, *(len(row.name) for row in summary.bots)])
     out.write(
-        f"{'bot':<{width}} {'seat games':>10} {'win share':>10} {'95% interval':>15} "
+        f"{'bot':<{width}} {'seat-games':>10} {'win share':>10} {'95% interval':>15} "
         f"{'points':>7} {'damage':>7} {'total dmg':>9} {'forfeits':>8}\n"
     )
     for row in summary.bots:
@@ -121,6 +121,11 @@ def write_summary(summary: Summary, out: TextIO | None = None) -> None:
         f"seat {i}: {_share(share)}" for i, share in enumerate(summary.seat_win_share)
     )
     out.write(f"win share per seat: {shares}\n")
+    if summary.forfeited:
+        counted = "  ".join(
+            f"{row.name}: {_share(row.win_share_with_forfeits)}" for row in summary.bots
+        )
+        out.write(f"win share, each forfeit a loss: {counted}\n")
     for failure in summary.failures[:SHOWN_FAILURES]:
         out.write(f"forfeit: {failure}\n")
     if len(summary.failures) > SHOWN_FAILURES:

@@ -3,8 +3,10 @@
 Win shares, points and damage are taken over the finished games only: a
 game stopped at the round cap, or forfeited by a bot's failure, has no
 winner. Both kinds are counted, and every failure is listed with its game
-and move. A figure over no games is None (``null`` in JSON, a dash in tables),
-never a misleading zero.
+and move. A second win share counts each forfeit as a loss for the bot
+that forfeited (:attr:`BotSummary.win_share_with_forfeits`). A figure over
+no games is None (``null`` in JSON, a dash in tables), never a misleading
+zero.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ class BotSummary:
     """Share of its seat games ending in total damage."""
     forfeits: int
     """Games it forfeited by a failure."""
+    win_share_with_forfeits: float | None = None
+    """Its wins over its seat games and its forfeits together: each game it
+    forfeited counts as a loss (so that failing when losing does not raise
+    a share); None over no games."""
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as JSON data."""
@@ -148,6 +154,9 @@ def summarize(
         seats = [(r, s) for r in finished for s, bot in enumerate(r.seats) if bot == name]
         n = len(seats)
         wins = sum(1 for r, s in seats if s in r.winners)
+        forfeits = sum(
+            1 for r in games if r.failure is not None and r.seats[r.failure.seat] == name
+        )
         rows.append(
             BotSummary(
                 name=name,
@@ -158,9 +167,8 @@ def summarize(
                 mean_points=_mean([r.points[s] for r, s in seats]),
                 mean_damage=_mean([r.damage[s] for r, s in seats]),
                 total_damage_rate=_mean([float(s in r.totally_damaged) for r, s in seats]),
-                forfeits=sum(
-                    1 for r in games if r.failure is not None and r.seats[r.failure.seat] == name
-                ),
+                forfeits=forfeits,
+                win_share_with_forfeits=wins / (n + forfeits) if n + forfeits else None,
             )
         )
     failures = tuple(

@@ -137,8 +137,10 @@ def tournament(
     >>> summary.games, summary.bot("greedy").seat_games == summary.finished
     (4, True)
     """
-    if games < 0:
-        raise ConfigurationError(f"the number of games cannot be negative, not {games}")
+    if type(games) is not int or games < 1:  # as simulate --games: a run plays a game at least
+        raise ConfigurationError(
+            f"games must be a whole number of at least 1, not {repr(games)[:40]}"
+        )
     _check_workers(workers)
     run = Tournament(
         bots, players=players, seed=seed, max_rounds=max_rounds, move_time_limit=move_time_limit

@@ -1,0 +1,122 @@
+"""A bot that fails in a person's game: asking it safely, and what to say then.
+
+A game a person plays (in the terminal or the browser) must survive its
+bots: a bot that raises, answers a move that is not legal, does not answer
+in time, or whose program dies, stops the game at that move with a
+:class:`~troedler.bots.base.BotFailure`. :func:`ask_bot` turns every such
+failure into that description instead of an exception;
+:func:`failure_message` says it in one line that names the seat, the bot
+and what it did, and :func:`resume_hint` says how to go on from the saved
+game with another bot in that seat.
+
+>>> failure = BotFailure(2, "mybot", 14, 3, "raised", "ValueError: boom (mybot.py:7)")
+>>> failure_message(failure)
+'The bot of seat 2, mybot, raised an error at move 15 (round 3): ValueError: boom (mybot.py:7)'
+>>> resume_hint("game.json", ["greedy", None, "mybot:MyBot"], 2).split(": ", 1)[1]
+'troedler play --resume game.json --bots greedy,greedy'
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from troedler.bots.base import (
+    MAX_DETAIL,
+    Bot,
+    BotFailed,
+    BotFailure,
+    FailureKind,
+    _bounded,
+    describe_error,
+)
+from troedler.moves import Move
+from troedler.views import Observation
+
+__all__ = ["BotFailure", "FailureKind", "ask_bot", "failure_message", "resume_hint"]
+
+WHAT_IT_DID: dict[FailureKind, str] = {
+    "raised": "raised an error",
+    "illegal": "gave an answer that is not a legal move",
+    "slow": "did not answer in time",
+    "crashed": "stopped running",
+}
+"""Each kind of failure in the words of :func:`failure_message`."""
+
+
+def ask_bot(
+    bot: Bot,
+    observation: Observation,
+    rng: random.Random,
+    *,
+    move: int,
+    move_time_limit: float | None = None,
+) -> Move | BotFailure:
+    """The move ``bot`` chooses for the seat of ``observation``, or how it failed.
+
+    ``move`` is the number of the move asked for (from 0), for the failure's
+    description. A bot that raises (a :class:`~troedler.bots.base.BotFailed`
+    says how), that returns something that is not one of the legal moves, or
+    that takes longer than ``move_time_limit`` seconds (measured after it
+    returns) gives a :class:`BotFailure`; Ctrl-C is passed on.
+    """
+    seat = observation.seat
+    name = _bounded(str(getattr(bot, "name", "bot")), 62)
+
+    def fail(kind: FailureKind, detail: str) -> BotFailure:
+        return BotFailure(seat, name, move, observation.round, kind, _bounded(detail, MAX_DETAIL))
+
+    legal_moves = observation.legal_moves
+    started = time.perf_counter()
+    try:
+        chosen = bot.choose(observation, legal_moves, rng)
+    except BotFailed as error:  # a bot that says how it failed (a program bot)
+        return fail(error.kind, str(error))
+    except (Exception, SystemExit) as error:  # a bot's bug stops its game, not the program
+        return fail("raised", describe_error(error))
+    took = time.perf_counter() - started
+    if move_time_limit is not None and took > move_time_limit:
+        return fail("slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s")
+    try:
+        legal = chosen in legal_moves
+    except Exception as error:  # a returned object whose == raises
+        return fail("illegal", describe_error(error))
+    if not legal:
+        return fail("illegal", f"chose {_bounded(repr(chosen), 80)}, which is not legal")
+    return chosen
+
+
+def failure_message(failure: BotFailure) -> str:
+    """One line for a person: which seat's bot failed, at which move, and how.
+
+    The move is counted from 1, as the game's history shows it.
+    """
+    line = (
+        f"The bot of seat {failure.seat}, {failure.bot}, {WHAT_IT_DID[failure.kind]} "
+        f"at move {failure.move + 1} (round {failure.round}): {failure.detail}"
+    )
+    return " ".join(line.split())
+
+
+def resume_hint(
+    path: str | Path, bots: Sequence[str | None], seat: int, replacement: str = "greedy"
+) -> str:
+    """How to go on with the game saved in ``path``, ``replacement`` in ``seat``.
+
+    ``bots`` are the texts of the game's bots by seat (``None`` for a
+    person's seat), as ``troedler play --bots`` takes them; the command
+    names the others' bots in seat order, the failed one replaced.
+    """
+    others = [
+        replacement if number == seat else text
+        for number, text in enumerate(bots)
+        if text is not None
+    ]
+    return (
+        f"The game is saved with every move before it; to go on with another bot in "
+        f"seat {seat}: troedler play --resume {shlex.quote(str(path))} "
+        f"--bots {shlex.quote(','.join(others))}"
+    )
