@@ -388,21 +388,37 @@ class _Hanging:
         return legal_moves[0]
 
 
+class _Slow:
+    name = "snail"
+
+    def choose(self, observation: Any, legal_moves: Any, rng: random.Random) -> Any:
+        if observation.round > 1:
+            time.sleep(0.3)
+        return legal_moves[0]
+
+
 @pytest.mark.parametrize(
-    ("bot", "did"),
+    ("bot", "did", "detail"),
     [
-        (_Raising(), "raised an error: ZeroDivisionError: a bug in the bot"),
-        (_Cheating(), "answered a move that is not legal: "),
-        (_Hanging(), "did not answer in time: sleeper (seat 1) did not answer"),
+        (_Raising(), "raised an error", "ZeroDivisionError: a bug in the bot (test_web.py:"),
+        (_Cheating(), "gave an answer that is not a legal move", "which is not legal"),
+        (_Hanging(), "did not answer in time", "sleeper (seat 1) did not answer"),
+        (_Slow(), "did not answer in time", "over the limit of 0.1 s"),
     ],
 )
 def test_a_failing_bot_is_named_and_the_game_goes_on_with_another(
-    tmp_path: Path, bot: Any, did: str
+    tmp_path: Path, bot: Any, did: str, detail: str
 ) -> None:
     path = tmp_path / "game.json"
     first = new_game(2, seed=3)
     game = BrowserGame(
-        first, seat=0, bots=[None, bot], names=["you", "odd 1"], save=path, texts=[None, "odd"]
+        first,
+        seat=0,
+        bots=[None, bot],
+        names=["you", "odd 1"],
+        save=path,
+        texts=[None, "odd"],
+        move_time_limit=0.1,
     )
     game.save()
     served = Served(game, 0)
@@ -426,7 +442,8 @@ def test_a_failing_bot_is_named_and_the_game_goes_on_with_another(
         served.close()
     # One line: the seat, the bot, what it did; no traceback, no "Refused".
     line = failure["line"]
-    assert line.startswith(f"Seat 1's bot {bot.name} {did}"), line
+    assert line.startswith(f"The bot of seat 1, {bot.name}, {did} at move "), line
+    assert detail in line and failure["kind"] in ("raised", "illegal", "slow")
     assert "\n" not in line and "Traceback" not in line and "Refused" not in line
     assert view["failure"] == failure and not view["waiting"]
     # The save holds every move made before the failure ...

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from troedler.bots import Bot
-from troedler.bots.base import BotFailed, bot_rng, tell_game_over
+from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
+from troedler.bots.failure import BotFailure, ask_bot, failure_message
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.goods import Good
@@ -66,14 +67,6 @@ _GROUPS = (
 
 FEED_WARNING = "special feed costs 1 damage a card (E2)"
 """What the page says before a move that plays special feed is made."""
-
-_FAILED = {
-    "raised": "raised an error",
-    "illegal": "answered a move that is not legal",
-    "slow": "did not answer in time",
-    "crashed": "stopped running",
-}
-"""What a bot did, by its :data:`~troedler.bots.base.FailureKind`."""
 
 
 class Refused(TroedlerError):
@@ -173,7 +166,8 @@ class BrowserGame:
 
     ``moves`` are those already made (a resumed game); the record is written
     to ``save`` after every move; ``texts`` are the bots as the command line
-    names them (default: their names), for the way on after a bot fails.
+    names them (default: their names), for the way on after a bot fails. A
+    bot that takes longer than ``move_time_limit`` seconds for a move fails.
     Its methods may be called from several threads: one lock keeps them in
     order.
     """
@@ -189,6 +183,7 @@ class BrowserGame:
         save: Path,
         moves: Sequence[Move] = (),
         texts: Sequence[str | None] | None = None,
+        move_time_limit: float | None = None,
     ) -> None:
         self.first = first
         self.seat = seat
@@ -202,6 +197,9 @@ class BrowserGame:
         """How each seat's bot was named (``greedy``, ``exec:...``), to resume with."""
         self.failure: dict[str, Any] | None = None
         """The bot failure that stopped the game, once one has."""
+        self.move_time_limit = move_time_limit
+        if move_time_limit is not None:
+            limit_move_times([bot for bot in self.bots if bot is not None], move_time_limit)
         self.recall: Recall = recall
         self.save_path = save
         self.moves: list[Move] = []
@@ -224,6 +222,7 @@ class BrowserGame:
         recall: Recall = "perfect",
         name: str = "you",
         save: Path,
+        move_time_limit: float | None = None,
     ) -> BrowserGame:
         """A new game; ``bots`` name the other seats' bots, repeated as needed."""
         if players not in (2, 3, 4):
@@ -247,15 +246,26 @@ class BrowserGame:
             recall=recall,
             save=save,
             texts=texts,
+            move_time_limit=move_time_limit,
         )
         game.save()
         return game
 
     @classmethod
     def resume(
-        cls, path: Path, bots: Sequence[str], seat: int, *, recall: Recall = "perfect"
+        cls,
+        path: Path,
+        bots: Sequence[str],
+        seat: int,
+        *,
+        recall: Recall = "perfect",
+        move_time_limit: float | None = None,
     ) -> BrowserGame:
-        """Go on with the unfinished game saved in ``path``, saving to it again."""
+        """Go on with the unfinished game saved in ``path``, saving to it again.
+
+        ``bots`` need not be those the game began with: a seat whose bot
+        failed goes on with another.
+        """
         try:
             size = path.stat().st_size
             if size > MAX_SAVE_BYTES:
@@ -279,7 +289,7 @@ class BrowserGame:
         texts = _seat_texts(bots, seat, players)
         seated = [None if text is None else bot_from_text(text) for text in texts]
         moves = [parse_move(text, state) for text, state in zip(record.moves, states, strict=False)]
-        return cls(
+        game = cls(
             states[0],
             seat=seat,
             bots=seated,
@@ -288,7 +298,17 @@ class BrowserGame:
             save=path,
             moves=moves,
             texts=texts,
+            move_time_limit=move_time_limit,
         )
+        # The bots choose their recorded moves again, so that their chance (and
+        # anything they keep) is where it was, as in the terminal game; what a
+        # bot does wrong here is passed over: its moves are the record's.
+        for number, state in enumerate(states[:-1]):
+            mover = state.current_player
+            bot = seated[mover] if mover is not None else None
+            if bot is not None and mover is not None:
+                ask_bot(bot, observe(state, mover), game.rngs[mover], move=number)
+        return game
 
     @property
     def state(self) -> GameState:
@@ -471,33 +491,23 @@ class BrowserGame:
             if self.failure is not None:
                 raise Refused(self.failure["line"], status=502, failure=self.failure)
             seen = observe(state, mover)
-            try:
-                chosen = bot.choose(seen, seen.legal_moves, self.rngs[mover])
-            except BotFailed as error:  # a program bot that crashed, hung or cheated
-                self.failure = self._failure(mover, error.kind, str(error))
-            except Exception as error:  # anyone's bot may raise anything
-                self.failure = self._failure(mover, "raised", f"{type(error).__name__}: {error}")
-            else:
-                if chosen in seen.legal_moves:
-                    self._apply(chosen)
-                    self.save()
-                    return self._view()
-                self.failure = self._failure(mover, "illegal", f"{chosen!s:.80} is not a move now")
-            raise Refused(self.failure["line"], status=502, failure=self.failure)
+            limit = self.move_time_limit
+            answer = ask_bot(bot, seen, self.rngs[mover], move=self.sequence, move_time_limit=limit)
+            if isinstance(answer, BotFailure):
+                self.failure = self._failure(answer)
+                raise Refused(self.failure["line"], status=502, failure=self.failure)
+            self._apply(answer)
+            self.save()
+            return self._view()
 
-    def _failure(self, seat: int, kind: str, detail: str) -> dict[str, Any]:
-        """How the bot of ``seat`` failed, the game saved so far, and the way on."""
-        bot = self.bots[seat]
-        name = bot.name if bot is not None else self.names[seat]
-        detail = " ".join(detail.split())
-        if len(detail) > 160:
-            detail = detail[:159] + "…"
-        line = f"Seat {seat}'s bot {name[:40]} {_FAILED.get(kind, kind)}: {detail}"
-        others = []
-        for s, text in enumerate(self.texts):
-            if s != self.seat:
-                replaced = "random" if text == "greedy" else "greedy"
-                others.append(replaced if s == seat else text or "greedy")
+    def _failure(self, failure: BotFailure) -> dict[str, Any]:
+        """How a bot failed, the game saved so far, and the way on: the same
+        words as the terminal game's, the command the browser's."""
+        others = [
+            "greedy" if s == failure.seat else text or "greedy"
+            for s, text in enumerate(self.texts)
+            if s != self.seat
+        ]
         resume = shlex.join(
             [
                 "troedler",
@@ -511,14 +521,17 @@ class BrowserGame:
                 ",".join(others),
             ]
         )
+        made = "the 1 move" if self.sequence == 1 else f"all {self.sequence} moves"
         return {
-            "seat": seat,
-            "bot": name,
-            "kind": kind,
-            "line": line,
-            "saved": f"The game is saved in {self.save_path.name} with "
-            f"{'the 1 move' if self.sequence == 1 else f'all {self.sequence} moves'} made "
-            "before. Go on with another bot in that seat:",
+            "seat": failure.seat,
+            "bot": failure.bot,
+            "kind": failure.kind,
+            "move": failure.move,
+            "round": failure.round,
+            "detail": failure.detail,
+            "line": failure_message(failure),
+            "saved": f"The game is saved in {self.save_path.name} with {made} made before it; "
+            f"to go on with another bot in seat {failure.seat}:",
             "resume": resume,
         }
 
