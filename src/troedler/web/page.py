@@ -271,7 +271,12 @@ function play(text) {{
 }}
 
 function click(what) {{
-  if (busy || !view || !view.yours) return;
+  if (busy || !view) return;
+  if (!view.yours) {{
+    notify("info", view.over ? "The game is over." : view.failure ? view.failure.line :
+      view.mover + " is to move: wait for your turn.", view.failure);
+    return;
+  }}
   clear();
   hideChoices();
   act(() => server.click(view.seq, what));
@@ -301,6 +306,8 @@ function showChoices(about, choices, warning) {{
   box.append(back);
   box.hidden = false;
   el("moves").hidden = true;
+  // A tap on the board far below: bring the choices to where the person looks.
+  box.scrollIntoView({{block: "nearest"}});
 }}
 
 function showMoves(groups) {{
