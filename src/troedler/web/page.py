@@ -60,7 +60,7 @@ main {{ display: grid; gap: 10px; padding: 0 12px 12px; align-items: start;
 button {{ font: inherit; font-size: 14px; min-height: 32px; padding: 3px 8px;
   border-radius: 6px; border: 1px solid #8a8478; background: #fffaf0; cursor: pointer;
   margin: 2px; }}
-button:hover {{ background: #ffe7a3; }}
+@media (hover: hover) {{ button:hover {{ background: #ffe7a3; }} }}
 button:disabled {{ opacity: .5; cursor: default; }}
 button.feed {{ border-color: #d55e00; border-width: 2px; }}
 #hand {{ display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }}
