@@ -89,6 +89,13 @@ for (const t of svg.querySelectorAll('text')) {
 }
 return least;
 """
+# Whether the cart of seat 0 lies inside the board's visible part.
+CART_IN_BOARD = """
+const frame = document.getElementById('board').getBoundingClientRect();
+const cart = document.querySelector('#board .cart.seat-0').getBoundingClientRect();
+return cart.left >= frame.left && cart.right <= frame.right && cart.top >= frame.top
+  && cart.bottom <= frame.bottom;
+"""
 # The smallest side of every tap target: buttons, villages, dealer piles.
 TAP_TARGETS = """
 const out = [];
@@ -237,6 +244,9 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
             # The final scoring never shows before the end.
             assert not driver.find_element(By.ID, "result").is_displayed()
             most = max(most, _decision_in_view(driver, PHONE[0]))
+            if not game.log or game.log[-1][1] != 0:
+                # The turn has come back: the board was panned to the person's cart.
+                assert driver.execute_script(CART_IN_BOARD), game.sequence
             if wide_checks < 3 and len(seen.legal_moves) >= 4 * wide_checks + 3:
                 # The same decision at the wider widths: beside the board, in view.
                 for width in WIDE:
