@@ -522,3 +522,49 @@ def test_the_default_save_file_does_not_name_the_seed() -> None:
     from troedler.web import _default_save_path
 
     assert "48151623" not in str(_default_save_path())
+
+
+@pytest.fixture
+def number() -> int:
+    """The number of the ``sleep`` a spawning bot starts, its own in this test."""
+    return random.SystemRandom().randrange(10**6, 10**7) * 10 + 7
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
+def test_ctrl_c_in_the_browser_game_ends_every_process_its_bots_started(
+    tmp_path: Path, number: int
+) -> None:
+    from tests.test_no_orphans import none_left, sleepers, spawner, troedler
+
+    command = spawner(tmp_path, number, "plays")
+    running = troedler(
+        "play", "--browser", "--players", "3", "--bots", f"exec:{command}",
+        "--save", str(tmp_path / "game.json"), cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert running.stdout is not None
+        line = running.stdout.readline()
+        assert "http://127.0.0.1:" in line, line
+        assert len(sleepers(number)) == 4  # two bots, each with two grandchildren
+    finally:
+        os.killpg(running.pid, signal.SIGINT)
+        out, err = running.communicate(timeout=60)
+    assert "saved" in out, (out, err)
+    assert none_left(number)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
+def test_a_program_bot_that_fails_in_the_browser_game_leaves_no_process(
+    tmp_path: Path, number: int
+) -> None:
+    from tests.test_no_orphans import none_left, sleepers, spawner
+
+    command = spawner(tmp_path, number, "cheats")
+    game = BrowserGame.new(2, 1, [f"exec:{command}"], 0, save=tmp_path / "game.json")
+    assert len(sleepers(number)) == 2
+    game.move(0, str(observe(game.state, 0).legal_moves[0]))
+    with pytest.raises(Refused) as refused:
+        game.step(1)
+    assert refused.value.failure is not None and refused.value.failure["kind"] == "illegal"
+    game.close()
+    assert none_left(number)
