@@ -518,10 +518,27 @@ def test_the_page_is_never_sent_the_hidden_position_until_the_end(tmp_path: Path
             assert f'data-card="{card}"' in view["panel"]
 
 
-def test_the_default_save_file_does_not_name_the_seed() -> None:
-    from troedler.web import _default_save_path
-
-    assert "48151623" not in str(_default_save_path())
+def test_the_default_save_file_does_not_name_the_seed(tmp_path: Path) -> None:
+    """The page shows the save file's name, so it must not tell the seed."""
+    env = {**os.environ, "BROWSER": "true", "PYTHONPATH": str(Path("src").resolve())}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "troedler", "play", "--browser", "--players", "2",
+         "--seed", "48151623"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/[\w-]+/", line)
+        assert url, line
+        answer = httpx.get(url.group(0) + "state", timeout=30)
+        assert answer.json()["seq"] == 0 and "48151623" not in answer.text
+        saved = [p.name for p in tmp_path.glob("troedler-game-*.json")]
+        assert len(saved) == 1 and "48151623" not in saved[0]
+        assert GameRecord.from_json((tmp_path / saved[0]).read_text()).seed == 48151623
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=60)
 
 
 @pytest.fixture
