@@ -329,6 +329,7 @@ const r = document.getElementById('notice').getBoundingClientRect();
 return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
   && r.right <= innerWidth;
 """
+WIDER = "const b = document.getElementById('board'); return b.scrollWidth - b.clientWidth"
 BEFORE = "return getComputedStyle(document.getElementById('message'), '::before').content"
 
 
@@ -355,6 +356,15 @@ def test_a_refused_tap_is_shown_in_view_and_the_step_button_shows_one_move(
     driver.save_screenshot(str(tmp_path / f"refused-{width}.png"))
     assert game.sequence == 0 and _seq(driver) == 0
     driver.find_element(By.ID, "dismiss").click()
+    if width < 800:
+        # "whole board" shows all of it at once, and a second tap makes it readable again.
+        zoom, board = driver.find_element(By.ID, "zoom"), driver.find_element(By.ID, "board")
+        wide = driver.execute_script(WIDER)
+        assert wide > 0
+        zoom.click()
+        assert driver.execute_script(WIDER) <= 0 and zoom.text == "readable board"
+        zoom.click()
+        assert driver.execute_script(WIDER) == wide and board.is_displayed()
     assert not driver.find_element(By.ID, "notice").is_displayed()
     # A dealer pile tapped in the panel is the move of that pile.
     driver.find_element(By.CSS_SELECTOR, '#panel .dealer-pile[data-pile="0"]').click()
