@@ -5,16 +5,18 @@ tests/test_web_browser.py plays it in a real headless Chromium.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
+import shlex
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +27,13 @@ pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 import uvicorn  # noqa: E402
 
-from troedler import GameRecord, observe, replay  # noqa: E402
+from troedler import GameRecord, new_game, observe, replay  # noqa: E402
+from troedler.bots.base import BotFailed  # noqa: E402
 from troedler.errors import ConfigurationError  # noqa: E402
-from troedler.web import BrowserGame  # noqa: E402
+from troedler.moves import EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
+from troedler.state import Phase  # noqa: E402
+from troedler.web import BrowserGame, Refused  # noqa: E402
+from troedler.web.game import FEED_WARNING  # noqa: E402
 from troedler.web.server import make_app  # noqa: E402
 
 TOKEN = "test-token-0123456789"  # noqa: S105 (a test game's address)
@@ -217,8 +223,6 @@ def test_the_python_example_of_docs_play_runs() -> None:
 
 
 def test_clicks_make_the_one_move_list_several_or_name_the_rule(tmp_path: Path) -> None:
-    from troedler.web import Refused
-
     game = BrowserGame.new(2, 2, ["greedy"], 0, save=tmp_path / "game.json")
     with pytest.raises(Refused) as refused:
         game.click(0, village="Keith")
@@ -241,12 +245,343 @@ def test_clicks_make_the_one_move_list_several_or_name_the_rule(tmp_path: Path) 
                 checked += 1
                 continue
             if "choices" in answer:
-                assert len(answer["choices"]) > 1
-                assert set(answer["choices"]) <= {str(m) for m in seen.legal_moves}
-                game.move(before, answer["choices"][0])
+                # Several moves fit, or one that spends special feed: nothing is made yet.
+                texts = [c["text"] for c in answer["choices"]]
+                assert len(texts) > 1 or answer["warning"] == FEED_WARNING
+                assert set(texts) <= {str(m) for m in seen.legal_moves}
+                assert game.sequence == before
+                game.move(before, texts[0])
             else:
                 assert game.sequence == before + 1
             break
         else:
             game.move(game.sequence, str(rng.choice(seen.legal_moves)))
     assert checked >= 5
+
+
+def _to_your_turn(game: BrowserGame, rng: random.Random) -> None:
+    """Play on (the person at random) until seat 0 is to play a card, or the game ends."""
+    while not game.state.is_over:
+        state = game.state
+        if state.current_player != game.seat:
+            game.step(game.sequence)
+        elif state.phase is Phase.PLAY_TURNS and not state.turn.discards_due:
+            return
+        else:
+            seen = observe(state, game.seat)
+            game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+
+
+def test_T2_a_village_no_route_reaches_is_refused_by_name(tmp_path: Path) -> None:
+    game = BrowserGame.new(2, 4, ["greedy"], 0, save=tmp_path / "game.json")
+    rng = random.Random(2)
+    checked = 0
+    while checked < 6:
+        _to_your_turn(game, rng)
+        state = game.state
+        here = state.players[0].cart
+        board = state.board
+        far = [v.name for v in board.villages if v.name not in (here, *board.neighbours(here))]
+        before = game.sequence
+        for there in far[:3]:
+            with pytest.raises(Refused) as refused:
+                game.click(before, village=there)
+            assert str(refused.value) == f"T2: no route leads from {here} to {there}"
+            assert refused.value.rule == "T2" and refused.value.status == 422
+            checked += 1
+        with pytest.raises(Refused, match=f"T2: your cart is in {here} already"):
+            game.click(before, village=here)
+        assert game.sequence == before
+        seen = observe(state, 0)
+        game.move(before, str(rng.choice(seen.legal_moves)))
+
+
+def test_a_click_that_only_means_special_feed_asks_first(tmp_path: Path) -> None:
+    """A village that only a feed move reaches, and the feed card: nothing is
+    played at once; the moves are offered with the damage they cost."""
+    asked = {"village": 0, "card": 0}
+    for seed in range(1, 30):
+        game = BrowserGame.new(2, seed, ["greedy"], 0, save=tmp_path / f"game{seed}.json")
+        rng = random.Random(seed)
+        for _ in range(8):
+            _to_your_turn(game, rng)
+            if game.state.is_over:
+                break
+            seen = observe(game.state, 0)
+            before = game.sequence
+            feed_only = {
+                m.to
+                for m in seen.legal_moves
+                if isinstance(m, PlayFeedMove)
+                and not any(isinstance(r, PlayRoute) and r.to == m.to for r in seen.legal_moves)
+            }
+            for village in sorted(feed_only)[:1]:
+                answer = game.click(before, village=village)
+                assert answer["warning"] == FEED_WARNING and game.sequence == before
+                texts = {c["text"] for c in answer["choices"]}
+                assert texts == {
+                    str(m)
+                    for m in seen.legal_moves
+                    if isinstance(m, PlayFeedMove) and m.to == village
+                }
+                assert all(c["feed"] == 1 for c in answer["choices"])
+                asked["village"] += 1
+            if "feed" in {str(c) for c in seen.hands[0] or ()}:
+                answer = game.click(before, card="feed")
+                assert answer["warning"] == FEED_WARNING and game.sequence == before
+                asked["card"] += 1
+            game.move(before, str(rng.choice(seen.legal_moves)))
+        if min(asked.values()) >= 2:
+            break
+    assert min(asked.values()) >= 2, asked
+
+
+def test_the_move_list_offers_every_legal_move_once_by_its_head(tmp_path: Path) -> None:
+    game = BrowserGame.new(3, 6, ["greedy"], 0, save=tmp_path / "game.json")
+    rng = random.Random(6)
+    most = 0
+    for _ in range(15):
+        _to_your_turn(game, rng)
+        if game.state.is_over:
+            break
+        view = game.view()
+        seen = observe(game.state, 0)
+        offered = [c["text"] for g in view["groups"] for o in g["options"] for c in o["choices"]]
+        assert sorted(offered) == sorted(str(m) for m in seen.legal_moves)
+        buttons = sum(len(g["options"]) for g in view["groups"])
+        most = max(most, len(offered) - buttons)
+        for group in view["groups"]:
+            for option in group["options"]:
+                # The button's label is the head of each of its moves.
+                assert all(c["text"].startswith(option["label"]) for c in option["choices"])
+                if len(option["choices"]) > 1:
+                    labels = [c["label"] for c in option["choices"]]
+                    assert len(set(labels)) == len(labels)
+        game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+    assert most > 0  # some decisions had moves folded under one button
+
+
+class _Raising:
+    name = "raiser"
+
+    def choose(self, observation: Any, legal_moves: Any, rng: random.Random) -> Any:
+        if observation.round > 1:
+            raise ZeroDivisionError("a bug in the bot")
+        return legal_moves[0]
+
+
+class _Cheating:
+    name = "cheat"
+
+    def choose(self, observation: Any, legal_moves: Any, rng: random.Random) -> Any:
+        if observation.round > 1:
+            return EndTurn() if not isinstance(legal_moves[0], EndTurn) else TakePile(9)
+        return legal_moves[0]
+
+
+class _Hanging:
+    name = "sleeper"
+
+    def choose(self, observation: Any, legal_moves: Any, rng: random.Random) -> Any:
+        if observation.round > 1:
+            raise BotFailed("slow", "sleeper (seat 1) did not answer its move within 5 s")
+        return legal_moves[0]
+
+
+class _Slow:
+    name = "snail"
+
+    def choose(self, observation: Any, legal_moves: Any, rng: random.Random) -> Any:
+        if observation.round > 1:
+            time.sleep(0.3)
+        return legal_moves[0]
+
+
+@pytest.mark.parametrize(
+    ("bot", "did", "detail"),
+    [
+        (_Raising(), "raised an error", "ZeroDivisionError: a bug in the bot (test_web.py:"),
+        (_Cheating(), "gave an answer that is not a legal move", "which is not legal"),
+        (_Hanging(), "did not answer in time", "sleeper (seat 1) did not answer"),
+        (_Slow(), "did not answer in time", "over the limit of 0.1 s"),
+    ],
+)
+def test_a_failing_bot_is_named_and_the_game_goes_on_with_another(
+    tmp_path: Path, bot: Any, did: str, detail: str
+) -> None:
+    path = tmp_path / "game.json"
+    first = new_game(2, seed=3)
+    game = BrowserGame(
+        first,
+        seat=0,
+        bots=[None, bot],
+        names=["you", "odd 1"],
+        save=path,
+        texts=[None, "odd"],
+        move_time_limit=0.1,
+    )
+    game.save()
+    served = Served(game, 0)
+    rng = random.Random(1)
+    try:
+        with httpx.Client(base_url=served.url, timeout=30) as client:
+            while True:
+                view = client.get("state").json()
+                if view["yours"]:
+                    seen = observe(game.state, 0)
+                    move = str(rng.choice(seen.legal_moves))
+                    assert client.post("move", json={"seq": view["seq"], "move": move}).is_success
+                    continue
+                answer = client.post("step", json={"seq": view["seq"]})
+                if answer.status_code != 200:
+                    break
+            assert answer.status_code == 502
+            failure = answer.json()["failure"]
+            view = client.get("state").json()
+    finally:
+        served.close()
+    # One line: the seat, the bot, what it did; no traceback, no "Refused".
+    line = failure["line"]
+    assert line.startswith(f"The bot of seat 1, {bot.name}, {did} at move "), line
+    assert detail in line and failure["kind"] in ("raised", "illegal", "slow")
+    assert "\n" not in line and "Traceback" not in line and "Refused" not in line
+    assert view["failure"] == failure and not view["waiting"]
+    # The save holds every move made before the failure ...
+    record = GameRecord.from_json(path.read_text(encoding="utf-8"))
+    assert record.moves == tuple(str(m) for m in game.moves)
+    assert f"all {len(record.moves)} moves" in failure["saved"]
+    # ... and the command goes on with another bot in that seat.
+    words = shlex.split(failure["resume"])
+    assert words[:5] == ["troedler", "play", "--browser", "--resume", "game.json"]
+    assert words[5:] == ["--seat", "0", "--bots", "greedy"]
+    again = BrowserGame.resume(path, words[-1].split(","), int(words[6]))
+    assert again.state == game.state
+    again.step(again.sequence)
+    assert again.sequence == game.sequence + 1 and again.failure is None
+
+
+def test_perfect_recall_shows_the_hands_the_seat_knows(tmp_path: Path) -> None:
+    for recall in ("perfect", "table"):
+        game = BrowserGame.new(3, 2, ["greedy"], 0, recall=recall, save=tmp_path / f"{recall}.json")
+        _to_your_turn(game, random.Random(1))
+        panel = game.view()["panel"]
+        for seat in (1, 2):
+            row = re.search(rf'<div class="row hand seat-{seat}".*?</div>', panel)
+            assert row, panel
+            hand = game.state.players[seat].hand
+            if recall == "perfect":
+                assert re.findall(r'data-card="([^"]+)"', row.group(0)) == [str(c) for c in hand]
+            else:
+                assert f"{len(hand)} cards, not known" in row.group(0)
+        # The person's own hand is shown once, as the hand's buttons, not in the panel.
+        assert 'class="row hand seat-0"' not in panel
+
+
+def _known(seen: Any, log: Sequence[str]) -> set[str]:
+    """Every card a seat may see named: what it observes, and the moves all saw."""
+    known = {str(c) for hand in seen.hands if hand for c in hand}
+    known |= {str(c) for pile in seen.dealer_piles if pile for c in pile if c is not None}
+    known |= {str(c) for c in seen.discard_pile if c is not None}
+    known |= {str(c) for pile in seen.value_piles if pile for c in pile}
+    known |= {str(c) for c in seen.played}
+    known |= {word for move in log for word in move.split()}
+    return known
+
+
+def test_the_page_is_never_sent_the_hidden_position_until_the_end(tmp_path: Path) -> None:
+    """With the table's recall, no answer names a card the seat cannot see,
+    nor the seed that would tell every shuffle; after the end it may."""
+    seed = 48_151_623
+    game = BrowserGame.new(2, seed, ["greedy"], 0, recall="table", save=tmp_path / "g.json")
+    rng = random.Random(4)
+    sent = 0
+    while True:
+        view = game.view()
+        text = json.dumps(view)
+        if game.state.is_over:
+            break
+        sent += 1
+        assert str(seed) not in text
+        seen = observe(game.state, 0, recall="table")
+        known = _known(seen, [str(m) for m in game.moves])
+        for named in re.findall(r'data-card=\\?"([^"\\]+)', text):
+            assert named in known, named
+        if view["yours"]:
+            game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+        else:
+            game.step(game.sequence)
+    assert sent > 50
+    assert view["seed"] == seed
+    # After the end every hand is shown.
+    for player in game.state.players:
+        for card in player.hand:
+            assert f'data-card="{card}"' in view["panel"]
+
+
+def test_the_default_save_file_does_not_name_the_seed(tmp_path: Path) -> None:
+    """The page shows the save file's name, so it must not tell the seed."""
+    env = {**os.environ, "BROWSER": "true", "PYTHONPATH": str(Path("src").resolve())}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "troedler", "play", "--browser", "--players", "2",
+         "--seed", "48151623"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/[\w-]+/", line)
+        assert url, line
+        answer = httpx.get(url.group(0) + "state", timeout=30)
+        assert answer.json()["seq"] == 0 and "48151623" not in answer.text
+        saved = [p.name for p in tmp_path.glob("troedler-game-*.json")]
+        assert len(saved) == 1 and "48151623" not in saved[0]
+        assert GameRecord.from_json((tmp_path / saved[0]).read_text()).seed == 48151623
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=60)
+
+
+@pytest.fixture
+def number() -> int:
+    """The number of the ``sleep`` a spawning bot starts, its own in this test."""
+    return random.SystemRandom().randrange(10**6, 10**7) * 10 + 7
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
+def test_ctrl_c_in_the_browser_game_ends_every_process_its_bots_started(
+    tmp_path: Path, number: int
+) -> None:
+    from tests.test_no_orphans import none_left, sleepers, spawner, troedler
+
+    command = spawner(tmp_path, number, "plays")
+    running = troedler(
+        "play", "--browser", "--players", "3", "--bots", f"exec:{command}",
+        "--save", str(tmp_path / "game.json"), cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert running.stdout is not None
+        line = running.stdout.readline()
+        assert "http://127.0.0.1:" in line, line
+        assert len(sleepers(number)) == 4  # two bots, each with two grandchildren
+    finally:
+        os.killpg(running.pid, signal.SIGINT)
+        out, err = running.communicate(timeout=60)
+    assert "saved" in out, (out, err)
+    assert none_left(number)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
+def test_a_program_bot_that_fails_in_the_browser_game_leaves_no_process(
+    tmp_path: Path, number: int
+) -> None:
+    from tests.test_no_orphans import none_left, sleepers, spawner
+
+    command = spawner(tmp_path, number, "cheats")
+    game = BrowserGame.new(2, 1, [f"exec:{command}"], 0, save=tmp_path / "game.json")
+    assert len(sleepers(number)) == 2
+    game.move(0, str(observe(game.state, 0).legal_moves[0]))
+    with pytest.raises(Refused) as refused:
+        game.step(1)
+    assert refused.value.failure is not None and refused.value.failure["kind"] == "illegal"
+    game.close()
+    assert none_left(number)

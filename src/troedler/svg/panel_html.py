@@ -87,18 +87,20 @@ def panel_html(
     *,
     caption: str | None = None,
     hands: bool = True,
+    own_hand: bool = True,
 ) -> tuple[str, ...]:
     """The panel of ``position`` as pieces of HTML that join into its sections:
     status, players, hands, piles.
 
     Each row is a piece of its own, so that a replay stores a row that did
     not change only once. ``caption`` (the last move) is shown under the
-    status; ``hands=False`` leaves the hands out, for a page that shows the
-    player's own hand itself.
+    status; ``hands=False`` leaves the hands out, and ``own_hand=False``
+    only the hand of the seat the position is observed from, for a page
+    that shows the player's own hand itself.
     """
     pieces = [_status(position, names, caption), *_players(position, names)]
     if hands:
-        pieces.extend(_hands(position, names))
+        pieces.extend(_hands(position, names, own_hand=own_hand))
     pieces.extend(_piles(position))
     return tuple(pieces)
 
@@ -159,12 +161,13 @@ def _players(position: Position, names: Sequence[str]) -> list[str]:
     ]
 
 
-def _hands(position: Position, names: Sequence[str]) -> list[str]:
+def _hands(position: Position, names: Sequence[str], *, own_hand: bool = True) -> list[str]:
     order = list(range(facts.num_players(position)))
     you = facts.viewer(position)[0]
     if you is not None:
         order.remove(you)
-        order.insert(0, you)
+        if own_hand:
+            order.insert(0, you)
     rows = []
     for seat in order:
         hand = facts.hand(position, seat)
@@ -184,7 +187,8 @@ def _hands(position: Position, names: Sequence[str]) -> list[str]:
         rows.append(
             f'<div class="row played"><span class="label">played now</span>{_cards(played)}</div>'
         )
-    return ['<section class="hands"><h3>Hands</h3>', *rows, "</section>"]
+    title = "Hands" if own_hand or you is None else "The others' hands"
+    return [f'<section class="hands"><h3>{title}</h3>', *rows, "</section>"]
 
 
 def _piles(position: Position) -> list[str]:

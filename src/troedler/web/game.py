@@ -12,14 +12,15 @@ the final scoring), so another seat's hidden cards never leave the server.
 from __future__ import annotations
 
 import os
+import shlex
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from troedler.board import RouteKind
 from troedler.bots import Bot
-from troedler.bots.base import BotFailed, bot_rng, tell_game_over
+from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
+from troedler.bots.failure import BotFailure, ask_bot, failure_message
 from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.goods import Good
@@ -41,7 +42,7 @@ from troedler.records import GameRecord, replay
 from troedler.scoring import outcome
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
-from troedler.state import GameState
+from troedler.state import GameState, Phase
 from troedler.svg import board_picture
 from troedler.svg.html import scoring_html
 from troedler.svg.panel_html import card_html, panel_html
@@ -56,7 +57,7 @@ _GROUPS = (
     ("take a dealer pile", (TakePile,)),
     ("discard a dealer pile", (DiscardPile,)),
     ("move along a route", (PlayRoute,)),
-    ("move with special feed", (PlayFeedMove,)),
+    ("move with special feed (costs damage)", (PlayFeedMove,)),
     ("take an extra good", (PlayExtraGood, PlayFeedExtraGood)),
     ("deliver a request", (PlayRequest,)),
     ("discard to the hand limit (T7)", (DiscardCard,)),
@@ -64,17 +65,30 @@ _GROUPS = (
 )
 
 
+FEED_WARNING = "special feed costs 1 damage a card (E2)"
+"""What the page says before a move that plays special feed is made."""
+
+
 class Refused(TroedlerError):
     """A request the game refuses, and changes nothing for: stale, malformed or illegal.
 
     ``status`` is the HTTP status the server answers with; ``rule`` the
-    rule id when the rules forbid the move.
+    rule id when the rules forbid the move; ``failure`` the description of
+    a bot's failure (see :meth:`BrowserGame.step`) when that is why.
     """
 
-    def __init__(self, message: str, *, status: int = 400, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 400,
+        rule: str | None = None,
+        failure: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.rule = rule
+        self.failure = failure
 
 
 def _card_of(move: Move) -> Card | None:
@@ -100,12 +114,62 @@ def _pile_of(move: Move) -> int | None:
     return move.pile if isinstance(move, TakePile | DiscardPile) else None
 
 
+def _feed_of(move: Move) -> int:
+    """The special feed ``move`` plays: each costs a point of damage (E2)."""
+    if isinstance(move, PlayFeedMove | PlayFeedExtraGood):
+        return 1
+    if isinstance(move, PlayRequest):
+        return move.feed_cost
+    return 0
+
+
+def _head(move: Move) -> str:
+    """The move without its choice of goods: one button of the page's list."""
+    if isinstance(move, PlayRoute):
+        return str(PlayRoute(move.kind, move.to))
+    if isinstance(move, PlayFeedMove):
+        return str(PlayFeedMove(move.to))
+    if isinstance(move, PlayRequest):
+        return f"deliver {move.request}"
+    return str(move)
+
+
+def _choice(move: Move, head: str | None = None) -> dict[str, Any]:
+    """A move offered as a choice: its text, a label and the feed it plays.
+
+    Among choices of one ``head`` the label is what tells them apart.
+    """
+    text = str(move)
+    label = text
+    if head is not None:
+        if isinstance(move, PlayRoute | PlayFeedMove):
+            label = "take no good" if move.take is None else f"take {move.take.name.lower()}"
+        elif isinstance(move, PlayRequest):
+            label = (
+                "the goods it shows"
+                if move.feed_cost == 0
+                else f"with {move.delivered} ({move.feed_cost} feed)"
+            )
+    return {"text": text, "label": label, "feed": _feed_of(move)}
+
+
+def _seat_texts(bots: Sequence[str], seat: int, players: int) -> list[str | None]:
+    """Each seat's bot text (None at the person's seat): ``bots`` repeated in seat order."""
+    texts: list[str | None] = []
+    for s in range(players):
+        texts.append(None if s == seat else bots[(s - (s > seat)) % len(bots)])
+    return texts
+
+
 class BrowserGame:
     """A game between a person at ``seat`` and ``bots`` (None at the person's seat).
 
     ``moves`` are those already made (a resumed game); the record is written
-    to ``save`` after every move. Its methods may be called from several
-    threads: one lock keeps them in order.
+    to ``save`` after every move; ``texts`` are the bots as the command line
+    names them (default: their names), for the way on after a bot fails. A
+    bot that takes longer than ``move_time_limit`` seconds for a move fails.
+    Its methods may be called from several threads: one lock keeps them in
+    order.
     """
 
     def __init__(
@@ -118,11 +182,24 @@ class BrowserGame:
         recall: Recall = "perfect",
         save: Path,
         moves: Sequence[Move] = (),
+        texts: Sequence[str | None] | None = None,
+        move_time_limit: float | None = None,
     ) -> None:
         self.first = first
         self.seat = seat
         self.bots = tuple(bots)
         self.names = tuple(names)
+        self.texts = (
+            tuple(texts)
+            if texts is not None
+            else tuple(None if bot is None else bot.name for bot in self.bots)
+        )
+        """How each seat's bot was named (``greedy``, ``exec:...``), to resume with."""
+        self.failure: dict[str, Any] | None = None
+        """The bot failure that stopped the game, once one has."""
+        self.move_time_limit = move_time_limit
+        if move_time_limit is not None:
+            limit_move_times([bot for bot in self.bots if bot is not None], move_time_limit)
         self.recall: Recall = recall
         self.save_path = save
         self.moves: list[Move] = []
@@ -145,6 +222,7 @@ class BrowserGame:
         recall: Recall = "perfect",
         name: str = "you",
         save: Path,
+        move_time_limit: float | None = None,
     ) -> BrowserGame:
         """A new game; ``bots`` name the other seats' bots, repeated as needed."""
         if players not in (2, 3, 4):
@@ -157,17 +235,9 @@ class BrowserGame:
             raise ConfigurationError(
                 f"{save} exists already: resume that game, or choose another file to save to"
             )
-        others = [bot_from_text(bots[i % len(bots)]) for i in range(players - 1)]
-        seated: list[Bot | None] = []
-        names: list[str] = []
-        for s in range(players):
-            if s == seat:
-                seated.append(None)
-                names.append(name)
-            else:
-                bot = others.pop(0)
-                seated.append(bot)
-                names.append(f"{bot.name} {s}")
+        texts = _seat_texts(bots, seat, players)
+        seated = [None if text is None else bot_from_text(text) for text in texts]
+        names = [name if bot is None else f"{bot.name} {s}" for s, bot in enumerate(seated)]
         game = cls(
             new_game(players, seed=seed),
             seat=seat,
@@ -175,15 +245,27 @@ class BrowserGame:
             names=names,
             recall=recall,
             save=save,
+            texts=texts,
+            move_time_limit=move_time_limit,
         )
         game.save()
         return game
 
     @classmethod
     def resume(
-        cls, path: Path, bots: Sequence[str], seat: int, *, recall: Recall = "perfect"
+        cls,
+        path: Path,
+        bots: Sequence[str],
+        seat: int,
+        *,
+        recall: Recall = "perfect",
+        move_time_limit: float | None = None,
     ) -> BrowserGame:
-        """Go on with the unfinished game saved in ``path``, saving to it again."""
+        """Go on with the unfinished game saved in ``path``, saving to it again.
+
+        ``bots`` need not be those the game began with: a seat whose bot
+        failed goes on with another.
+        """
         try:
             size = path.stat().st_size
             if size > MAX_SAVE_BYTES:
@@ -204,10 +286,10 @@ class BrowserGame:
             raise ConfigurationError(f"seat must be 0 to {players - 1}, not {seat}")
         if not bots:
             raise ConfigurationError("name at least one bot for the other seats")
-        others = [bot_from_text(bots[i % len(bots)]) for i in range(players - 1)]
-        seated = [None if s == seat else others.pop(0) for s in range(players)]
+        texts = _seat_texts(bots, seat, players)
+        seated = [None if text is None else bot_from_text(text) for text in texts]
         moves = [parse_move(text, state) for text, state in zip(record.moves, states, strict=False)]
-        return cls(
+        game = cls(
             states[0],
             seat=seat,
             bots=seated,
@@ -215,7 +297,18 @@ class BrowserGame:
             recall=recall,
             save=path,
             moves=moves,
+            texts=texts,
+            move_time_limit=move_time_limit,
         )
+        # The bots choose their recorded moves again, so that their chance (and
+        # anything they keep) is where it was, as in the terminal game; what a
+        # bot does wrong here is passed over: its moves are the record's.
+        for number, state in enumerate(states[:-1]):
+            mover = state.current_player
+            bot = seated[mover] if mover is not None else None
+            if bot is not None and mover is not None:
+                ask_bot(bot, observe(state, mover), game.rngs[mover], move=number)
+        return game
 
     @property
     def state(self) -> GameState:
@@ -291,8 +384,10 @@ class BrowserGame:
     ) -> dict[str, Any]:
         """A click on a village, a card of the hand or a dealer pile.
 
-        One legal move fits: it is made. Several fit: they are answered as
-        ``choices``. None fits: refused with the rule that forbids it.
+        One legal move fits: it is made, unless it plays special feed, which
+        costs damage. Several fit, or one that plays feed: they are answered
+        as ``choices`` (with a ``warning`` where all play feed). None fits:
+        refused with the rule that forbids it.
         """
         with self._lock:
             self._check(sequence)
@@ -300,8 +395,7 @@ class BrowserGame:
             legal = seen.legal_moves
             if isinstance(village, str) and village in {v.name for v in self.state.board.villages}:
                 fits = [m for m in legal if _village_of(m) == village]
-                tries: list[Move] = [PlayRoute(kind, village) for kind in RouteKind]
-                tries.append(PlayFeedMove(village))
+                tries = self._village_tries(village) if not fits else []
                 what = village
             elif isinstance(card, str) and len(card) <= 40:
                 hand = self.state.players[self.seat].hand
@@ -317,12 +411,21 @@ class BrowserGame:
                 what = f"dealer pile {pile}"
             else:
                 raise Refused("a click names a village, a card of your hand or a dealer pile")
-            if len(fits) == 1:
+            if len(fits) == 1 and not _feed_of(fits[0]):
                 self._apply(fits[0])
                 self.save()
                 return self._view()
             if fits:
-                return {"choices": [str(m) for m in fits], "about": what}
+                heads = {_head(m) for m in fits}
+                head = heads.pop() if len(heads) == 1 else None
+                answer: dict[str, Any] = {
+                    "choices": [_choice(m, head) for m in fits],
+                    "about": head or what,
+                }
+                if all(_feed_of(m) for m in fits):
+                    # Never played at once: the person may not have meant to spend feed.
+                    answer["warning"] = FEED_WARNING
+                return answer
             for attempt in tries:
                 try:
                     apply_move(self.state, attempt)
@@ -331,6 +434,22 @@ class BrowserGame:
                 except TroedlerError:
                     continue
             raise Refused(f"no move with {what} is allowed now", status=422)
+
+    def _village_tries(self, village: str) -> list[Move]:
+        """Moves to ``village`` to ask the rules about when none is legal.
+
+        Refused at once when no route leads there: no card could take the cart.
+        """
+        state = self.state
+        here = state.players[self.seat].cart
+        kinds = [r.kind for r in state.board.routes if set(r.ends) == {here, village}]
+        tries: list[Move] = [PlayRoute(kind, village) for kind in dict.fromkeys(kinds)]
+        if state.phase is Phase.PLAY_TURNS and not state.turn.discards_due:
+            if village == here:
+                raise Refused(f"T2: your cart is in {village} already", status=422, rule="T2")
+            if not kinds:
+                raise Refused(f"T2: no route leads from {here} to {village}", status=422, rule="T2")
+        return [*tries, PlayFeedMove(village)]
 
     def _card_tries(self, card: Card) -> list[Move]:
         """Moves with ``card`` to ask the rules about when none is legal."""
@@ -352,7 +471,14 @@ class BrowserGame:
         return [PlayExtraGood(good) for good in list(held)[:1] or list(Good)[:1]]
 
     def step(self, sequence: object) -> dict[str, Any]:
-        """One bot's move, when a bot is to move."""
+        """One bot's move, when a bot is to move.
+
+        A bot that fails (raises, answers a move that is not legal, or, a
+        program bot, hangs or crashes) stops the game: refused with status
+        502 and a ``failure``, whose ``line`` names the seat, the bot and
+        what it did, and whose ``resume`` is the command that goes on with
+        another bot in that seat. The save holds every move made before.
+        """
         with self._lock:
             self._check(sequence)
             state = self.state
@@ -362,14 +488,52 @@ class BrowserGame:
             bot = self.bots[mover]
             if bot is None:
                 raise Refused("it is your turn: no bot is to move", status=409)
+            if self.failure is not None:
+                raise Refused(self.failure["line"], status=502, failure=self.failure)
             seen = observe(state, mover)
-            try:
-                chosen = bot.choose(seen, seen.legal_moves, self.rngs[mover])
-            except BotFailed as error:  # a program bot that crashed, hung or cheated
-                raise Refused(f"the bot of seat {mover} failed: {error}", status=502) from None
-            self._apply(chosen)
+            limit = self.move_time_limit
+            answer = ask_bot(bot, seen, self.rngs[mover], move=self.sequence, move_time_limit=limit)
+            if isinstance(answer, BotFailure):
+                self.failure = self._failure(answer)
+                raise Refused(self.failure["line"], status=502, failure=self.failure)
+            self._apply(answer)
             self.save()
             return self._view()
+
+    def _failure(self, failure: BotFailure) -> dict[str, Any]:
+        """How a bot failed, the game saved so far, and the way on: the same
+        words as the terminal game's, the command the browser's."""
+        others = [
+            "greedy" if s == failure.seat else text or "greedy"
+            for s, text in enumerate(self.texts)
+            if s != self.seat
+        ]
+        resume = shlex.join(
+            [
+                "troedler",
+                "play",
+                "--browser",
+                "--resume",
+                self.save_path.name,
+                "--seat",
+                str(self.seat),
+                "--bots",
+                ",".join(others),
+            ]
+        )
+        made = "the 1 move" if self.sequence == 1 else f"all {self.sequence} moves"
+        return {
+            "seat": failure.seat,
+            "bot": failure.bot,
+            "kind": failure.kind,
+            "move": failure.move,
+            "round": failure.round,
+            "detail": failure.detail,
+            "line": failure_message(failure),
+            "saved": f"The game is saved in {self.save_path.name} with {made} made before it; "
+            f"to go on with another bot in seat {failure.seat}:",
+            "resume": resume,
+        }
 
     def close(self) -> None:
         """Tell the bots the game is over (a program bot's program ends)."""
@@ -404,19 +568,30 @@ class BrowserGame:
         if last is not None:
             caption = f"Last move: {names[self.log[-1][1]]}: {last}"
         yours = not seen.is_over and mover == self.seat
+        # During the game the panel shows what the seat knows: the others'
+        # hands with perfect recall, their sizes only from the table. After
+        # it nothing is hidden any more.
+        if state.is_over:
+            panel = panel_html(state, names, caption=caption, hands=True)
+        else:
+            panel = panel_html(seen, names, caption=caption, hands=True, own_hand=False)
         view: dict[str, Any] = {
             "seq": self.sequence,
+            "seat": self.seat,
             "board": picture.svg(),
-            "panel": "".join(panel_html(seen, names, caption=caption, hands=False)),
+            "boardWidth": picture.width,
+            "panel": "".join(panel),
             "hand": self._hand(seen, yours),
             "yours": yours,
-            "waiting": not seen.is_over and not yours,
+            "waiting": not seen.is_over and not yours and self.failure is None,
+            "failure": self.failure,
             "mover": None if mover is None else names[mover],
             "groups": self._groups(seen) if yours else [],
             "discard": self._discard_note(seen) if yours else "",
             "log": [{"round": r, "seat": s, "who": names[s], "move": m} for r, s, m in self.log],
             "over": seen.is_over,
             "result": self._result() if seen.is_over else "",
+            "seed": state.seed if seen.is_over else None,
             "save": self.save_path.name,  # the folder is the server's business, not the page's
         }
         return view
@@ -471,9 +646,20 @@ class BrowserGame:
         for label, kinds in _GROUPS:
             members = [m for m in seen.legal_moves if isinstance(m, kinds)]
             if members:
+                heads: dict[str, list[Move]] = {}
+                for m in members:
+                    heads.setdefault(_head(m), []).append(m)
                 groups.append(
                     {
                         "label": label,
+                        "options": [
+                            {
+                                "label": head,
+                                "choices": [_choice(m, head) for m in variants],
+                                "feed": min(_feed_of(m) for m in variants),
+                            }
+                            for head, variants in heads.items()
+                        ],
                         "moves": [
                             {
                                 "text": str(m),

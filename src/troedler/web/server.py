@@ -75,10 +75,17 @@ def make_app(
     """
     clock = clock if clock is not None else _Clock()
 
-    def refused(message: str, status: int, rule: str | None = None) -> JSONResponse:
+    def refused(
+        message: str,
+        status: int,
+        rule: str | None = None,
+        failure: dict[str, Any] | None = None,
+    ) -> JSONResponse:
         body: dict[str, Any] = {"error": message}
         if rule is not None:
             body["rule"] = rule
+        if failure is not None:
+            body["failure"] = failure
         return JSONResponse(body, status_code=status, headers=_HEADERS)
 
     def authorised(request: Request) -> bool:
@@ -125,7 +132,7 @@ def make_app(
             try:
                 return _answer(run(data), clock)
             except Refused as error:
-                return refused(str(error), error.status, error.rule)
+                return refused(str(error), error.status, error.rule, error.failure)
 
         return handle
 
