@@ -26,9 +26,7 @@ from troedler.cards import (
     ROUTE_CARDS,
     SPECIAL_FEED,
     Card,
-    ExtraGoodCard,
     RequestCard,
-    RouteCard,
     SpecialFeedCard,
     hand_count,
     hand_counts,
@@ -40,7 +38,16 @@ from troedler.chance import shuffled
 from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
 from troedler.pile import Pile
-from troedler.rulebook import PILE_SIZE, discard_candidates, next_to_take, pile_count
+from troedler.rulebook import (
+    PILE_SIZE,
+    dealer_discards_first,
+    discard_candidates,
+    ends_game,
+    goes_to_value_pile,
+    next_to_take,
+    pile_count,
+    round_cards,
+)
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
@@ -151,7 +158,7 @@ def form_piles(state: GameState) -> GameState:
             f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
         )
     piles: tuple[tuple[Card, ...] | None, ...] = ((),) * pile_count(state.num_players)
-    need = PILE_SIZE * len(piles)
+    need = round_cards(state.num_players)
     laid = 0
     deck, discard, shuffles = state.game_round_pile, state.discard_pile, state.shuffles
     while True:
@@ -282,7 +289,7 @@ def _settle_forming(
     The shuffled pile's order is the seed's next shuffle; with explicit
     chance it is chance's, card by card, and the pile is kept in hand order.
     """
-    full = laid == PILE_SIZE * pile_count(state.num_players)
+    full = laid == round_cards(state.num_players)
     if deck or full or not discard or (laid and not state.rules.reshuffle_mid_forming):
         return deck, discard, shuffles
     if state.rules.explicit_chance:
@@ -296,7 +303,7 @@ def _forming_state(state: GameState) -> GameState:
     or nothing is left to lay."""
     piles = state.dealer_piles
     laid = _laid(piles)
-    if laid == PILE_SIZE * len(piles):
+    if laid == round_cards(state.num_players):
         return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
     deck, discard, shuffles = _settle_forming(
         state, laid, state.game_round_pile, state.discard_pile, state.shuffles
@@ -367,7 +374,7 @@ def verify_take_pile(state: GameState, pile: int) -> None:
     dealer pile ``pile`` (R1, R4): it is the take-piles phase, the pile lies
     there, and with two players the dealer has discarded a pile first."""
     _verify_take_phase(state)
-    if state.rules.two_player_rules and not _piles_gone(state):
+    if dealer_discards_first(state.rules, _piles_gone(state)):
         _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the 3 piles")
     _verify_pile(state, pile, "R4")
 
@@ -414,9 +421,9 @@ def verify_discard_dealer_pile(state: GameState, pile: int) -> None:
     ``pile`` onto the discard pile: two players only, before any pile is
     taken (R4)."""
     _verify_take_phase(state)
-    if not state.rules.two_player_rules:
-        _fail("R4", "only in the two-player game does the dealer discard a pile")
-    if _piles_gone(state):
+    if not dealer_discards_first(state.rules, _piles_gone(state)):
+        if not state.rules.two_player_rules:
+            _fail("R4", "only in the two-player game does the dealer discard a pile")
         _fail("R4", "the dealer discards a pile only before any pile is taken")
     _verify_pile(state, pile, "R4")
 
@@ -833,10 +840,7 @@ def end_turn(state: GameState) -> GameState:
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:
-        if type(card) is RouteCard or type(card) is ExtraGoodCard:
-            to_discard.append(card)
-        else:
-            to_value.append(card)
+        (to_value if goes_to_value_pile(card) else to_discard).append(card)
     value_pile = player.value_pile
     if to_value or overflow:
         value_pile = sort_hand(value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
@@ -966,8 +970,7 @@ def _next_turn(
 
 
 def _end_round(state: GameState) -> GameState:
-    threshold = state.rules.end_threshold
-    if any(len(p.value_pile) - p.feed_used >= threshold for p in state.players):
+    if ends_game(state.rules, (len(p.fulfilled_requests) for p in state.players)):
         return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
     following = GameState(
         state.rules,

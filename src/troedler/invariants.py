@@ -31,15 +31,23 @@ from troedler.errors import TroedlerError, quote, some_of
 from troedler.goods import GOODS_PER_KIND, Goods
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.rulebook import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PILE_SIZE,
     SETUP_SHUFFLES,
+    VALUE_PILE_TYPES,
     discard_candidates,
     goods_per_kind,
     goods_problem,
     most_carried,
+    most_shuffles,
     next_to_take,
     pile_count,
     pile_takes,
+    round_cards,
+    setup_portion,
+    taker,
 )
 from troedler.rules import Rules
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
@@ -54,9 +62,6 @@ __all__ = [
     "setup_goods_problem",
     "taker_problem",
 ]
-
-_MAX_CARDS = 200
-"""More than the game's cards: a bound for counts of cards."""
 
 
 def cards_in_play(cards: CardCatalogue, board: Board, num_players: int) -> Counter[Card]:
@@ -130,7 +135,7 @@ def problems(state: GameState) -> list[str]:
         for name, cards in (("hand", player.hand), ("value pile", player.value_pile)):
             if list(cards) != sorted(cards, key=card_sort_key):
                 problems.append(f"the {name} of seat {seat} is not in hand order")
-        if any(not isinstance(card, SpecialFeedCard | RequestCard) for card in player.value_pile):
+        if any(not isinstance(card, VALUE_PILE_TYPES) for card in player.value_pile):
             problems.append(
                 f"the value pile of seat {seat} holds a card other than feed or requests"
             )
@@ -237,8 +242,8 @@ def _shape_problem(state: object) -> str | None:
     goods = state.village_goods
     if type(goods) is not tuple or not all(isinstance(g, Goods) for g in goods):
         return "village_goods must be a tuple of Goods"
-    if type(state.players) is not tuple or not 2 <= len(state.players) <= 4:
-        return "players must be a tuple of 2 to 4 PlayerState"
+    if type(state.players) is not tuple or not MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS:
+        return f"players must be a tuple of {MIN_PLAYERS} to {MAX_PLAYERS} PlayerState"
     for seat, player in enumerate(state.players):
         if not isinstance(player, PlayerState):
             return f"players[{seat}] must be a PlayerState, not {quote(player)}"
@@ -260,7 +265,7 @@ def _shape_problem(state: object) -> str | None:
         isinstance(village, str) for village in turn.delivered_to
     ):
         return "turn.delivered_to must be a tuple of village names"
-    found = _int_problem(turn.discards_due, "turn.discards_due", 0, _MAX_CARDS)
+    found = _int_problem(turn.discards_due, "turn.discards_due", 0, MAX_CARDS)
     if found:
         return found
     if turn.last_discard is not None and type(turn.last_discard) not in CARD_TYPES:
@@ -283,9 +288,9 @@ def _reachability_problems(state: GameState) -> list[str]:
         found.append(
             f"{state.shuffles} shuffles: 0 while setting up, else at least {SETUP_SHUFFLES}"
         )
-    elif state.shuffles > SETUP_SHUFFLES + 2 * state.round:
+    elif state.shuffles > most_shuffles(state.round):
         found.append(f"{state.shuffles} shuffles by round {state.round}: at most two a round")
-    portion = rules.setup_requests + rules.setup_feed
+    portion = setup_portion(rules)
     if (
         rules.setup_requests > len(state.cards.requests)
         or rules.setup_feed > state.cards.special_feed
@@ -358,7 +363,7 @@ def _chance_problems(state: GameState, goods_per_kind: list[int]) -> list[str]:
     elif state.phase is Phase.FORM_PILES:
         turned_up = sum(len(dealer_pile or ()) for dealer_pile in state.dealer_piles)
         # An empty game-round pile is reshuffled or ends forming at once (R3).
-        if not pile or turned_up >= PILE_SIZE * len(state.dealer_piles):
+        if not pile or turned_up >= round_cards(rules.num_players):
             found.append("forming is over, so the game has left the forming phase (R2, R3)")
     return found
 
@@ -458,7 +463,7 @@ def hand_size_problems(
     elif phase is Phase.TAKE_PILES:
         most = [carried] * n
         for k in range(min(pile_takes(rules, piles_gone), n)):
-            most[(dealer + 1 + k) % n] = carried + PILE_SIZE
+            most[taker(dealer, n, k)] = carried + PILE_SIZE
     elif phase is Phase.PLAY_TURNS:
         if current is None or not 0 <= current < n:
             return []

@@ -35,12 +35,13 @@ from troedler.moves import (
     TakePile,
     discard_move,
 )
+from troedler.rulebook import MAX_PLAYERS, dealer_discards_first, pile_count
 from troedler.state import GameState, Phase
 
 __all__ = ["apply_move", "is_legal", "legal_moves", "verify_move"]
 
 
-MAX_PILES = 5
+MAX_PILES = pile_count(MAX_PLAYERS)
 """Dealer piles with the most players: four players + 1 (R2)."""
 
 _TAKE = tuple(TakePile(i) for i in range(MAX_PILES))
@@ -114,7 +115,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         raise _not_a_state(state) from None
     if phase is Phase.TAKE_PILES:
         piles = state.dealer_piles
-        if state.rules.two_player_rules and None not in piles:
+        if dealer_discards_first(state.rules, piles.count(None)):
             return _DISCARD[: len(piles)]
         return tuple(_TAKE[i] for i, pile in enumerate(piles) if pile is not None)
     return ()

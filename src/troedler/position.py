@@ -41,7 +41,7 @@ from troedler.goods import Goods
 from troedler.invariants import cards_in_play, cards_in_state, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem
+from troedler.rulebook import MAX_CARDS, TOTAL_GOODS, goods_per_kind, goods_problem
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.serialization import fingerprint
 from troedler.state import GameState, Phase, PlayerState, Turn
@@ -50,7 +50,7 @@ __all__ = ["MAX_POSITION_CHARS", "card_codes", "from_position_text", "position_t
 
 MAX_POSITION_CHARS = 20_000
 """Longest position text read: a real one is a few hundred characters."""
-MAX_CARDS_IN_LIST = 200
+MAX_CARDS_IN_LIST = MAX_CARDS
 """Most cards one list of a position may hold (as in the JSON formats)."""
 
 _SOURCE = "position"

@@ -28,7 +28,7 @@ from troedler.goods import Goods
 from troedler.invariants import cards_in_play, cards_in_state, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem, pile_count
+from troedler.rulebook import MAX_CARDS, TOTAL_GOODS, goods_per_kind, goods_problem, pile_count
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.state import GameState, Phase, PlayerState, Turn
 
@@ -56,7 +56,8 @@ MAX_JSON_CONTAINERS = 2_000
 parsing, so a text of a million empty objects costs milliseconds."""
 SEED_RANGE = (MIN_SEED, MAX_SEED)
 """The seeds a document may hold (see :mod:`troedler.limits`)."""
-MAX_CARDS_IN_LIST = 200
+MAX_CARDS_IN_LIST = MAX_CARDS
+"""Most cards one list of a document may hold."""
 
 
 @functools.lru_cache(maxsize=16)

@@ -44,21 +44,24 @@ from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
 from troedler.moves import Move
 from troedler.pile import Pile
 from troedler.rulebook import (
+    MAX_CARDS,
     PILE_SIZE,
     SETUP_SHUFFLES,
+    VALUE_PILE_TYPES,
     discard_candidates,
     goods_per_kind,
     goods_problem,
+    most_shuffles,
+    pile_count,
     setup_pile_hidden,
+    setup_portion,
 )
 from troedler.rules import Rules
 from troedler.state import GameState, Phase, PlayerState, Turn
 
 _CARD_TYPE_SET = frozenset(CARD_TYPES)
 _CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
-_VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
-_MOST_DISCARDS = 200
-"""More discards than the game has cards."""
+_VALUE_PILE_TYPES = frozenset(VALUE_PILE_TYPES)
 
 __all__ = [
     "SETUP_SHUFFLES",
@@ -354,9 +357,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
             discard[i] = card
     value_piles = []
     for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True):
-        value_piles.append(
-            pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
-        )
+        value_piles.append(pile if pile is not None else tuple(take(VALUE_PILE_TYPES, size)))
     rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
     hands = []
@@ -543,7 +544,7 @@ def observation_problem(observation: object) -> str | None:
     if type(o.round) is not int or not 1 <= o.round <= MAX_ROUNDS:
         return f"round {quote(o.round)} is not a round"
     low = 0 if o.phase is Phase.SET_UP else SETUP_SHUFFLES
-    high = 0 if o.phase is Phase.SET_UP else min(MAX_SHUFFLES, SETUP_SHUFFLES + 2 * o.round)
+    high = 0 if o.phase is Phase.SET_UP else min(MAX_SHUFFLES, most_shuffles(o.round))
     if type(o.shuffles) is not int or not low <= o.shuffles <= high:
         return f"{quote(o.shuffles)} shuffles by round {o.round} in the {o.phase.value} phase"
     if o.phase is Phase.FORM_PILES and o.game_round_pile_size == 0:
@@ -601,7 +602,7 @@ def observation_problem(observation: object) -> str | None:
             return f"the value pile of seat {seat} holds a card other than feed or requests"
     piles = o.dealer_piles
     forming = o.phase is Phase.TAKE_PILES or o.phase is Phase.FORM_PILES
-    if type(piles) is not tuple or len(piles) != (n + 1 if forming else 0):
+    if type(piles) is not tuple or len(piles) != (pile_count(n) if forming else 0):
         return "dealer_piles needs players + 1 piles while they are formed and taken, else none"
     for shown in piles:
         if shown is None:
@@ -615,7 +616,7 @@ def observation_problem(observation: object) -> str | None:
     discard = o.discard_pile
     if not _cards_or_none(discard):
         return "discard_pile must be a tuple of cards and None"
-    portion = o.rules.setup_requests + o.rules.setup_feed
+    portion = setup_portion(o.rules)
     if o.shuffles == SETUP_SHUFFLES and portion and len(discard) < portion:
         return "no reshuffle yet, yet the discard pile is smaller than the set-up pile (I2)"
     if perfect:
@@ -629,7 +630,7 @@ def observation_problem(observation: object) -> str | None:
     if _none_count(discard[:hidden]) != hidden or _none_count(discard[hidden:]):
         return "the discard pile hides other cards than the set-up pile's (I2)"
     due, last = o.discards_due, o.last_discard
-    if type(due) is not int or not 0 <= due <= _MOST_DISCARDS:
+    if type(due) is not int or not 0 <= due <= MAX_CARDS:
         return f"discards_due {quote(due)} is not a number of discards"
     if last is not None and type(last) not in _CARD_TYPE_SET:
         return f"last_discard {quote(last)} is not a card"

@@ -47,7 +47,7 @@ from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.explicit import apply_chance, new_explicit_game
 from troedler.goods import Good
 from troedler.legal import apply_move
-from troedler.rulebook import PILE_SIZE, pile_count
+from troedler.rulebook import PILE_SIZE, most_carried, round_cards, setup_portion
 from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
@@ -125,8 +125,7 @@ def max_moves_per_round(rules: Rules) -> int:
     its turn with at most the hand limit (or the starting cards in round 1)
     and one dealer pile of up to four cards (R2, R4).
     """
-    starting = max(len(s.cards) for s in default_cards().starting_sets)
-    in_hand = max(rules.hand_limit, starting) + PILE_SIZE
+    in_hand = most_carried(rules) + PILE_SIZE
     discard_pile = 1 if rules.two_player_rules else 0
     return rules.num_players * (1 + in_hand + 1) + discard_pile
 
@@ -465,8 +464,8 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         table = self.table
         rules = table.rules
         goods = sum(village.number for village in table.first.board.villages)
-        piles = pile_count(rules.num_players) * PILE_SIZE
-        return goods + rules.setup_requests + rules.setup_feed + table.scored_after_rounds * piles
+        piles = round_cards(rules.num_players)
+        return goods + setup_portion(rules) + table.scored_after_rounds * piles
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
