@@ -362,7 +362,12 @@ def _verify_pile(state: GameState, pile: object, rule: str) -> None:
             f"there is no dealer pile {quote(pile)}; piles are 0 to {len(state.dealer_piles) - 1}",
         )
     if state.dealer_piles[pile] is None:
-        _fail(rule, f"dealer pile {pile} is gone")
+        gone = _piles_gone(state)
+        if not state.rules.two_player_rules:
+            _fail(rule, f"dealer pile {pile} was taken already")
+        if gone == 1:
+            _fail(rule, f"dealer pile {pile} was discarded by the dealer")
+        _fail(rule, f"dealer pile {pile} was taken or discarded already")
 
 
 def _piles_gone(state: GameState) -> int:

@@ -233,6 +233,10 @@ def _verify_mover(state: GameState, move: object, seat: object) -> None:
     """The checks every move passes first: it is a move, the game goes on
     (E1), and ``seat``, if given, is the one to move (R4, R5)."""
     if type(move) not in _MOVE_TYPES:
+        if isinstance(move, str):
+            raise IllegalMoveError(
+                "T1", f"{quote(move)} is text, not a move: read it with parse_move(text, state)"
+            )
         raise IllegalMoveError("T1", f"{quote(move)} is not a move")
     try:
         phase = state.phase
