@@ -1001,18 +1001,3 @@ def _end_round(state: GameState) -> GameState:
 
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
-
-
-def __getattr__(name: str) -> object:
-    # discard_pile was this action's name until 0.2; it is also the state's
-    # field. Deprecated, gone in the release after.
-    if name == "discard_pile":
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        warnings.warn(
-            "troedler.actions.discard_pile is now discard_dealer_pile",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return discard_dealer_pile
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
