@@ -34,6 +34,7 @@ from troedler.rulebook import (
     end_threshold,
     ends_game,
     goes_to_value_pile,
+    goods_problem,
     most_shuffles,
     next_to_take,
     pile_count,
@@ -156,3 +157,14 @@ def test_C2_no_list_of_cards_beyond_the_card_bound() -> None:
     state = new_game(3, seed=1)
     with pytest.raises(TroedlerError, match=f"turn.discards_due must be an int 0 to {MAX_CARDS}"):
         check_invariants(attrs.evolve(state, turn=Turn(discards_due=MAX_CARDS + 1)))
+
+
+def test_C1_goods_are_conserved_eight_of_each_kind() -> None:
+    assert goods_problem([8] * 6, in_bag=False) is None
+    # More than eight is wrong whether or not goods still wait in the bag (S4).
+    for in_bag in (False, True):
+        assert "9 anvils, not 8 (C1)" in (goods_problem([9] + [8] * 5, in_bag=in_bag) or "")
+    # Fewer than eight only while chance still deals them at set-up.
+    assert "7 vases, not 8 (C1)" in (goods_problem([8] * 5 + [7], in_bag=False) or "")
+    assert goods_problem([8] * 5 + [7], in_bag=True) is None
+    assert goods_problem([0] * 6, in_bag=True) is None

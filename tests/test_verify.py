@@ -5,12 +5,15 @@ own objects, and x applies what verify_x returned."""
 from __future__ import annotations
 
 import inspect
+import random
 
 import pytest
 
 from troedler import (
+    EXTRA_GOOD,
     ConfigurationError,
     DiscardPile,
+    EndTurn,
     IllegalMoveError,
     Phase,
     PlayExtraGood,
@@ -146,3 +149,53 @@ def test_R2_verify_turn_up_names_a_card_the_pile_lacks_and_turn_up_lays_the_pile
     assert top is card or top is next(c for c in state.game_round_pile if c == card)
     with pytest.raises(IllegalMoveError, match="R2: no dealer pile is being formed"):
         actions.verify_turn_up(new_game(2, seed=1), card)
+
+
+def test_E1_no_move_is_legal_once_the_game_is_over() -> None:
+    state = new_game(2, seed=3)
+    rng = random.Random(3)
+    while not state.is_over:
+        moves = legal_moves(state)
+        state = apply_move(state, moves[rng.randrange(len(moves))])
+    assert legal_moves(state) == ()
+    for move in (EndTurn(), TakePile(0), DiscardPile(0)):
+        with pytest.raises(IllegalMoveError, match="E1: the game is over"):
+            verify_move(state, move)
+        assert not is_legal(state, move)
+
+
+def test_R4_R5_verify_move_for_the_seat_to_move_passes_and_for_another_is_refused() -> None:
+    taking = new_game(3, seed=1)
+    seat = taking.current_player
+    assert verify_move(taking, TakePile(0), seat=seat) == TakePile(0)
+    with pytest.raises(IllegalMoveError, match=f"R4: seat {seat} is to move, not seat"):
+        verify_move(taking, TakePile(0), seat=(seat + 1) % 3)  # type: ignore[operator]
+    turn = position(hand="trail")
+    assert verify_move(turn, EndTurn(), seat=0) == EndTurn()
+    for other in (1, True, 0.0):
+        with pytest.raises(IllegalMoveError, match="R5: seat 0 is to move"):
+            verify_move(turn, EndTurn(), seat=other)  # type: ignore[arg-type]
+
+
+def test_T4_T5c_the_exact_delivery_is_listed_first() -> None:
+    state = position(cart="Knockando", hand="AA:4 feed feed", goods="AABC")
+    deliveries = [move for move in legal_moves(state) if isinstance(move, PlayRequest)]
+    assert len(deliveries) > 1
+    assert deliveries[0] == PlayRequest.exact(deliveries[0].request)
+    assert all(move.feed_cost > 0 for move in deliveries[1:])
+    assert sorted(move.feed_cost for move in deliveries) == [m.feed_cost for m in deliveries]
+
+
+def test_R4_T4_refusals_name_their_rule() -> None:
+    three = new_game(3, seed=1)
+    with pytest.raises(IllegalMoveError, match="^R4: only in the two-player game"):
+        actions.verify_discard_dealer_pile(three, 0)
+    two = apply_move(new_game(2, seed=1), DiscardPile(0))
+    with pytest.raises(IllegalMoveError, match="^R4: the dealer discards a pile only before"):
+        actions.verify_discard_dealer_pile(two, 1)
+    turn = position(cart="Knockando", hand="AA:4 extra", goods="AA")
+    for not_a_request in (EXTRA_GOOD, "AA:4", None):
+        with pytest.raises(IllegalMoveError, match="^T4: .* is not a goods request"):
+            actions.verify_play_request(turn, not_a_request, goods_of("AA"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="^T4: .* is not goods to deliver"):
+        actions.verify_play_request(turn, RequestCard(goods_of("AA"), 4), "AA")  # type: ignore[arg-type]

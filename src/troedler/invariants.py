@@ -227,99 +227,89 @@ def public_problems(
     dealer piles (R2, R4), hand sizes (R4, T7), the set-up pile (S5, I2) and
     the turn (T4, T7).
     """
-    found: list[Problem] = []
-    n = rules.num_players
     setting_up = phase is Phase.SET_UP
-    problem = goods_problem(goods_per_kind((*village_goods, *player_goods)), in_bag=setting_up)
-    if problem:
-        found.append(("village_goods", problem))
-    if setting_up and rules.explicit_chance:
-        problem = setup_goods_problem(board, village_goods, player_goods)
-        if problem:
-            found.append(("village_goods", problem))
-    if not 0 <= dealer < n:
-        found.append(("dealer", f"dealer {dealer} is not a seat"))
-    if phase is Phase.GAME_OVER or phase.is_chance:
-        if current is not None:
-            found.append(("current_player", f"no player is to move in the {phase.value} phase"))
-    elif current is None or not 0 <= current < n:
-        found.append(("current_player", f"current player {current} is not a seat"))
-    if shuffles != 0 if setting_up else shuffles < SETUP_SHUFFLES:
-        found.append(
-            ("shuffles", f"{shuffles} shuffles: 0 while setting up, else at least {SETUP_SHUFFLES}")
-        )
-    elif shuffles > most_shuffles(round_number):
-        found.append(
-            ("shuffles", f"{shuffles} shuffles by round {round_number}: at most two a round")
-        )
-    found.extend(_pile_problems(rules, phase, dealer, current, pile_sizes))
-    found.extend(_setup_pile_problems(rules, cards, phase, shuffles, discard))
-    found.extend(
-        ("players", problem)
-        for problem in hand_size_problems(
-            rules, phase, dealer, current, pile_sizes.count(None), hand_sizes, len(turn.played)
-        )
+    goods = goods_problem(goods_per_kind((*village_goods, *player_goods)), in_bag=setting_up)
+    if not goods and setting_up and rules.explicit_chance:
+        goods = setup_goods_problem(board, village_goods, player_goods)
+    sizes = hand_size_problems(
+        rules, phase, dealer, current, pile_sizes.count(None), hand_sizes, len(turn.played)
     )
-    found.extend(_turn_problems(rules, board, phase, current, hand_sizes, discard, turn))
-    return found
+    found = [
+        ("village_goods", goods),
+        ("current_player", _seat_problem(rules.num_players, phase, dealer, current)),
+        ("shuffles", _shuffle_problem(phase, round_number, shuffles)),
+        ("dealer_piles", _pile_problem(rules, phase, dealer, current, pile_sizes)),
+        ("discard_pile", _setup_pile_problem(rules, cards, phase, shuffles, discard)),
+        ("players", sizes[0] if sizes else None),
+        ("turn", _turn_problem(rules, board, phase, current, hand_sizes, discard, turn)),
+    ]
+    return [(field, problem) for field, problem in found if problem]
 
 
-def _pile_problems(
+def _seat_problem(n: int, phase: Phase, dealer: int, current: int | None) -> str | None:
+    """The dealer is a seat; a player is to move exactly when one decides (R1, R5)."""
+    if not 0 <= dealer < n:
+        return f"dealer {dealer} is not a seat"
+    if phase is Phase.GAME_OVER or phase.is_chance:
+        return None if current is None else f"no player is to move in the {phase.value} phase"
+    if current is None or not 0 <= current < n:
+        return f"current player {current} is not a seat"
+    return None
+
+
+def _shuffle_problem(phase: Phase, round_number: int, shuffles: int) -> str | None:
+    """Four shuffles at set-up, then at most two a round (S4-S6, R3)."""
+    if shuffles != 0 if phase is Phase.SET_UP else shuffles < SETUP_SHUFFLES:
+        return f"{shuffles} shuffles: 0 while setting up, else at least {SETUP_SHUFFLES}"
+    if shuffles > most_shuffles(round_number):
+        return f"{shuffles} shuffles by round {round_number}: at most two a round"
+    return None
+
+
+def _pile_problem(
     rules: Rules, phase: Phase, dealer: int, current: int | None, sizes: tuple[int | None, ...]
-) -> list[Problem]:
+) -> str | None:
     """The dealer piles: players + 1 while they are formed and taken, none
     otherwise, up to four cards each, taken in turn (R2, R4)."""
-    n = rules.num_players
-    if phase is Phase.TAKE_PILES or phase is Phase.FORM_PILES:
-        if len(sizes) != pile_count(n):
-            return [("dealer_piles", f"{len(sizes)} dealer piles, not {pile_count(n)}")]
-        if any(size is not None and size > PILE_SIZE for size in sizes):
-            return [("dealer_piles", f"a dealer pile holds more than {PILE_SIZE} cards")]
-        if phase is Phase.TAKE_PILES:
-            problem = taker_problem(rules, dealer, current, sizes.count(None))
-            if problem:
-                return [("current_player", problem)]
-    elif sizes:
-        return [("dealer_piles", "dealer piles lie on the table outside the take-piles phase")]
-    return []
+    if phase is not Phase.TAKE_PILES and phase is not Phase.FORM_PILES:
+        return "dealer piles lie on the table outside the take-piles phase" if sizes else None
+    if len(sizes) != pile_count(rules.num_players):
+        return f"{len(sizes)} dealer piles, not {pile_count(rules.num_players)}"
+    if any(size is not None and size > PILE_SIZE for size in sizes):
+        return f"a dealer pile holds more than {PILE_SIZE} cards"
+    if phase is Phase.TAKE_PILES:
+        return taker_problem(rules, dealer, current, sizes.count(None))
+    return None
 
 
-def _setup_pile_problems(
-    rules: Rules,
-    cards: CardCatalogue,
-    phase: Phase,
-    shuffles: int,
-    discard: Sequence[Card | None],
-) -> list[Problem]:
+def _setup_pile_problem(
+    rules: Rules, cards: CardCatalogue, phase: Phase, shuffles: int, discard: Sequence[Card | None]
+) -> str | None:
     """Until the first reshuffle the set-up pile lies at the bottom of the
     discard pile, and everyone knows what it is made of (S5, I2): its known
     cards and its unknown ones (None) add up to its requests and feed."""
     if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
-        return [("", "the rules' set-up takes more requests or feed than the cards hold (S5)")]
+        return "the rules' set-up takes more requests or feed than the cards hold (S5)"
     portion = setup_portion(rules)
     if phase is Phase.SET_UP or shuffles != SETUP_SHUFFLES or not portion:
-        return []  # set-up itself is checked with explicit chance
+        return None  # the set-up itself is checked with explicit chance
     bottom = discard[:portion]
     feed = sum(1 for card in bottom if type(card) is SpecialFeedCard)
     requests = sum(1 for card in bottom if type(card) is RequestCard)
     unknown = sum(1 for card in bottom if card is None)
     if (
-        len(bottom) != portion
-        or feed + requests + unknown != portion
-        or feed > rules.setup_feed
-        or requests > rules.setup_requests
+        len(bottom) == portion == feed + requests + unknown
+        and feed <= rules.setup_feed
+        and requests <= rules.setup_requests
     ):
-        return [
-            (
-                "discard_pile",
-                f"no reshuffle yet, so the discard pile starts with the set-up's "
-                f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)",
-            )
-        ]
-    return []
+        return None
+    return (
+        f"no reshuffle yet, so the discard pile starts with the set-up's "
+        f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)"
+    )
 
 
-def _turn_problems(
+def _turn_problem(
     rules: Rules,
     board: Board,
     phase: Phase,
@@ -327,47 +317,31 @@ def _turn_problems(
     hand_sizes: tuple[int, ...],
     discard: Sequence[Card | None],
     turn: Turn,
-) -> list[Problem]:
+) -> str | None:
     """The turn so far: one request played for each village delivered to,
     once each (T4); discards due only once the turn's cards are put away,
     from a hand that far over the limit, the last one on top (T7)."""
-    found: list[Problem] = []
     if phase is not Phase.PLAY_TURNS and turn != NO_TURN:
-        found.append(("turn", "a turn is under way outside the turns phase"))
-    requests_played = sum(1 for card in turn.played if type(card) is RequestCard)
-    delivered = turn.delivered_to
+        return "a turn is under way outside the turns phase"
+    requests = sum(1 for card in turn.played if type(card) is RequestCard)
+    delivered, due, last = turn.delivered_to, turn.discards_due, turn.last_discard
     if len(set(delivered)) != len(delivered):
-        found.append(("turn", "a village received two goods requests in one turn (T4)"))
-    elif requests_played != len(delivered):
-        found.append(
-            (
-                "turn",
-                f"the turn played {requests_played} goods requests but delivered to "
-                f"{len(delivered)} villages (T4)",
-            )
-        )
+        return "a village received two goods requests in one turn (T4)"
+    if requests != len(delivered):
+        return f"the turn played {requests} goods requests for {len(delivered)} villages (T4)"
     if any(not board.has_village(village) for village in delivered):
-        found.append(("turn", "the turn delivered to a village not on the board"))
-    due, last = turn.discards_due, turn.last_discard
+        return "the turn delivered to a village not on the board"
     if not due:
-        if last is not None:
-            found.append(("turn", "a last discard is recorded, yet no discard is due (T7)"))
-        return found
+        return None if last is None else "a last discard is recorded, yet no discard is due (T7)"
     if turn.played or delivered:
-        found.append(("turn", "discards are due, yet the turn still holds played cards (T7)"))
-    elif phase is Phase.PLAY_TURNS and current is not None and 0 <= current < len(hand_sizes):
-        limit = rules.hand_limit
-        if hand_sizes[current] != limit + due:
-            found.append(
-                (
-                    "turn",
-                    f"{due} discards are due from a hand of {hand_sizes[current]}, "
-                    f"hand limit {limit} (T7)",
-                )
-            )
-        elif last is not None and (not discard or discard[-1] != last):
-            found.append(("turn", "the card discarded last is not on top of the discard pile (T7)"))
-    return found
+        return "discards are due, yet the turn still holds played cards (T7)"
+    if phase is Phase.PLAY_TURNS and current is not None and 0 <= current < len(hand_sizes):
+        held, limit = hand_sizes[current], rules.hand_limit
+        if held != limit + due:
+            return f"{due} discards are due from a hand of {held}, hand limit {limit} (T7)"
+        if last is not None and (not discard or discard[-1] != last):
+            return "the card discarded last is not on top of the discard pile (T7)"
+    return None
 
 
 def _cards_problem(cards: object, name: str) -> str | None:
