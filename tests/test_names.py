@@ -1,38 +1,32 @@
-"""Public names that changed keep working for one release, with a warning."""
+"""Public names that changed: the old names of 0.2 are gone in 0.3."""
 
 from __future__ import annotations
 
 import pytest
 
 import troedler
-from troedler import actions, invariants, records, state
+from troedler import actions, records, state
 from troedler.bots import RandomBot, play_game
 
 
 @pytest.mark.parametrize(
-    ("module", "old", "new"),
+    ("module", "old"),
     [
-        (troedler, "discard_pile", troedler.discard_dealer_pile),
-        (actions, "discard_pile", actions.discard_dealer_pile),
-        (state, "check_invariants", invariants.check_invariants),
-        (state, "problems", invariants.problems),
-        (state, "cards_in_play", invariants.cards_in_play),
-        (state, "cards_in_state", invariants.cards_in_state),
-        (state, "hand_size_problems", invariants.hand_size_problems),
-        (state, "taker_problem", invariants.taker_problem),
-        (troedler, "GameResult", troedler.Outcome),
-        (records, "GameResult", troedler.Outcome),
+        (troedler, "discard_pile"),
+        (actions, "discard_pile"),
+        (state, "check_invariants"),
+        (state, "problems"),
+        (state, "cards_in_play"),
+        (state, "cards_in_state"),
+        (state, "hand_size_problems"),
+        (state, "taker_problem"),
+        (troedler, "GameResult"),
+        (records, "GameResult"),
     ],
 )
-def test_an_old_name_warns_and_gives_the_new(module: object, old: str, new: object) -> None:
-    with pytest.warns(DeprecationWarning, match=old):
-        assert getattr(module, old) is new
-
-
-def test_unknown_names_are_still_attribute_errors() -> None:
-    for module in (troedler, actions, records, state):
-        with pytest.raises(AttributeError):
-            module.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+def test_the_names_deprecated_in_0_2_are_gone(module: object, old: str) -> None:
+    with pytest.raises(AttributeError):
+        getattr(module, old)
 
 
 def test_the_state_field_and_the_action_have_different_names() -> None:

@@ -108,7 +108,6 @@ def test_importing_the_adapter_registers_python_troedler() -> None:
         "starting_dealer": 0,
         "end_threshold": 0,
         "reshuffle_mid_forming": True,
-        "max_rounds": 0,
     }
 
 
@@ -160,14 +159,12 @@ def test_the_parameters_reach_the_rules() -> None:
         ("players=5", ConfigurationError, "S1: 2, 3 or 4 players"),
         ("players=1", ConfigurationError, "S1"),
         ("scored_after_rounds=0", ConfigurationError, "scored_after_rounds must be 1 or more"),
-        ("max_rounds=-1", ConfigurationError, "max_rounds must be 1 or more"),
-        ("max_rounds=3,scored_after_rounds=4", ConfigurationError, "disagree"),
+        ("max_rounds=3", pyspiel.SpielError, "Unknown parameter 'max_rounds'"),
         ("players=2,starting_dealer=2", ConfigurationError, "S3"),
         ("end_threshold=99", ConfigurationError, "end_threshold"),
         ("colour=1", pyspiel.SpielError, "Unknown parameter 'colour'"),
     ],
 )
-@pytest.mark.filterwarnings("ignore:python_troedler's parameter max_rounds:DeprecationWarning")
 def test_bad_parameters_are_refused_naming_them(text: str, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         pyspiel.load_game(f"python_troedler({text})")
@@ -204,14 +201,6 @@ def test_random_sim_test_passes_with_every_state_checked(players: int, sims: int
     )
     # Whole games: the set-up alone has 62 or more chance nodes.
     assert checked["chance"] > 62 * sims and checked["other"] > 100 * sims
-
-
-def test_the_old_parameter_max_rounds_still_sets_scored_after_rounds_with_a_warning() -> None:
-    with pytest.warns(DeprecationWarning, match="max_rounds is now scored_after_rounds"):
-        game = pyspiel.load_game("python_troedler(players=2,max_rounds=3)")
-    assert game.table.scored_after_rounds == 3
-    assert game.get_parameters()["scored_after_rounds"] == 3
-    assert game.max_game_length() == 3 * max_moves_per_round(game.table.rules)
 
 
 def test_random_sim_test_passes_with_a_scored_end_after_two_rounds() -> None:

@@ -169,7 +169,7 @@ def _with(field: str, value: str) -> str:
         (_with("pile", "Z5"), "pile[0]", "no goods request"),
         (_with("pile", "ts0"), "pile[1]", "1 to 200"),
         (_with("pile", "s150s60"), "pile", "more than 200 cards"),
-        (_with("shuffles", "99"), "", "not a state a game can reach"),
+        (_with("shuffles", "99"), "shuffles", "a game can reach: .*at most two a round"),
         (TWO.replace("players=2", "players=5"), "players", "2 to 4"),
         (TWO.replace("players=2", "players=2 hand_limit=99"), "hand_limit", "0 to 20"),
         (TWO.replace("players=2", "players=2 explicit_chance=maybe"), "explicit_chance", "yes"),

@@ -19,6 +19,7 @@ from troedler import (
     from_position_text,
     legal_moves,
     new_game,
+    parse_move,
 )
 from troedler.pile import Pile
 from troedler.rulebook import most_carried, pile_count
@@ -138,7 +139,7 @@ def test_R4_taking_order_dealer_last_and_leftover_discarded() -> None:
 
 def test_R4_a_pile_is_taken_once() -> None:
     state = apply_move(new_game(4, seed=9), TakePile(1))
-    with pytest.raises(IllegalMoveError, match="R4: dealer pile 1 is gone"):
+    with pytest.raises(IllegalMoveError, match="R4: dealer pile 1 was taken already"):
         apply_move(state, TakePile(1))
     with pytest.raises(IllegalMoveError, match="R4: there is no dealer pile 5"):
         apply_move(state, TakePile(5))
@@ -146,6 +147,16 @@ def test_R4_a_pile_is_taken_once() -> None:
         apply_move(state, DiscardPile(0))
     with pytest.raises(IllegalMoveError, match="R4: seat 2 is to move, not seat 0"):
         apply_move(state, TakePile(0), seat=0)
+
+
+def test_R4_a_pile_gone_says_whether_it_was_taken_or_discarded() -> None:
+    state = apply_move(new_game(2, seed=9), DiscardPile(2))
+    with pytest.raises(IllegalMoveError, match="R4: dealer pile 2 was discarded by the dealer"):
+        apply_move(state, TakePile(2))
+    state = apply_move(new_game(3, seed=9), TakePile(0))
+    for move in (TakePile(0), parse_move("take 0", state)):
+        with pytest.raises(IllegalMoveError, match="R4: dealer pile 0 was taken already"):
+            apply_move(state, move)
 
 
 def test_R4_two_players_dealer_discards_first_then_other_then_dealer() -> None:

@@ -32,6 +32,7 @@ from troedler import (
     parse_move,
     play_request,
     play_route,
+    verify_move,
 )
 from troedler.actions import hand_limit_discards
 from troedler.cards import sort_hand
@@ -79,9 +80,19 @@ def test_T1_starting_cards_once_played_are_ordinary() -> None:
 
 def test_T1_not_a_move_at_all() -> None:
     state = position(hand="trail")
-    for thing in (None, 3, "end", EXTRA_GOOD, object()):
+    for thing in (None, 3, EXTRA_GOOD, object()):
         with pytest.raises(IllegalMoveError, match="T1: .* is not a move"):
             apply_move(state, thing)  # type: ignore[arg-type]
+
+
+def test_T1_text_is_not_a_move_and_the_error_says_how_to_read_it() -> None:
+    state = position(hand="trail")
+    for text in ("end", "take 2"):
+        with pytest.raises(IllegalMoveError, match=r"T1: .* is text, not a move: .*parse_move"):
+            apply_move(state, text)  # type: ignore[arg-type]
+        with pytest.raises(IllegalMoveError, match="parse_move"):
+            verify_move(state, text)  # type: ignore[arg-type]
+    assert apply_move(state, parse_move("end", state)).current_player != state.current_player
 
 
 def test_T2_route_card_moves_along_a_route_of_its_kind_and_takes_one_good() -> None:

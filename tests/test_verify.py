@@ -1,16 +1,23 @@
-"""Each action's rules are written once, in its verify_ function (pokerkit's
-trio): verify_x raises, can_x asks it, x calls it and then makes the effects."""
+"""Each action's rules are written once, in its verify_ function (as in
+pokerkit): verify_x raises, or returns the checked move made of the engine's
+own objects, and x applies what verify_x returned."""
 
 from __future__ import annotations
 
 import inspect
+import random
 
 import pytest
 
 from troedler import (
+    EXTRA_GOOD,
     ConfigurationError,
+    DiscardPile,
+    EndTurn,
     IllegalMoveError,
     Phase,
+    PlayExtraGood,
+    PlayRequest,
     PlayRoute,
     RequestCard,
     RouteKind,
@@ -42,19 +49,43 @@ ACTIONS = (
 
 
 @pytest.mark.parametrize("name", ACTIONS)
-def test_every_action_has_a_verify_and_a_can_with_its_parameters(name: str) -> None:
+def test_every_action_has_a_verify_with_its_parameters_and_calls_it(name: str) -> None:
     action = getattr(actions, name)
     verify = getattr(actions, f"verify_{name}")
-    can = getattr(actions, f"can_{name}")
     params = list(inspect.signature(action).parameters)
     assert list(inspect.signature(verify).parameters) == params
-    assert list(inspect.signature(can).parameters) == params
-    assert {f"verify_{name}", f"can_{name}"} <= set(actions.__all__)
-    # The action states no rule of its own: it calls its verify_ function.
-    assert f"verify_{name}(" in inspect.getsource(action) or name in (
-        "play_request",
-        "discard_card",
-    )
+    assert f"verify_{name}" in actions.__all__
+    assert f"can_{name}" not in actions.__all__
+    # The action states no rule of its own: it applies what verify_ returned.
+    assert f"verify_{name}(" in inspect.getsource(action)
+
+
+@pytest.mark.parametrize("name", [*ACTIONS, "turn_up"])
+def test_the_can_functions_of_0_2_warn_and_still_answer(name: str) -> None:
+    state = new_game(2, seed=5)  # the dealer first discards a pile
+    with pytest.warns(DeprecationWarning, match="is_legal"):
+        can = getattr(actions, f"can_{name}")
+    if name == "discard_dealer_pile":
+        assert can(state, 0)
+    elif name == "take_pile":
+        assert not can(state, 0)
+
+
+def test_verify_move_gives_the_checked_move_of_the_engines_own_objects() -> None:
+    state = position(cart="Knockando", hand="AA:4 feed", goods="AB")
+    request = RequestCard(goods_of("AA"), 4)
+    listed = [move for move in legal_moves(state) if isinstance(move, PlayRequest)]
+    assert listed
+    for move in listed:
+        checked = verify_move(state, move)
+        assert checked == move
+        held = state.players[0].hand
+        assert any(checked.request is card for card in held)  # the hand's own card
+    asked = PlayRequest(RequestCard(goods_of("AA"), 4), goods_of("AB"))
+    checked = verify_move(state, asked)
+    assert checked == asked and checked.request is not asked.request
+    assert checked.request is next(card for card in state.players[0].hand if card == request)
+    assert apply_move(state, asked) == apply_move(state, checked)
 
 
 def test_R4_verify_take_pile_gives_the_reason_the_action_gives() -> None:
@@ -64,8 +95,7 @@ def test_R4_verify_take_pile_gives_the_reason_the_action_gives() -> None:
     with pytest.raises(IllegalMoveError) as done:
         actions.take_pile(state, 0)
     assert str(told.value) == str(done.value)
-    assert not actions.can_take_pile(state, 0)
-    assert actions.can_discard_dealer_pile(state, 0)
+    assert actions.verify_discard_dealer_pile(state, 0) == DiscardPile(0)
     assert not is_legal(state, TakePile(0))
     with pytest.raises(IllegalMoveError, match="R4"):
         verify_move(state, TakePile(0))
@@ -74,13 +104,13 @@ def test_R4_verify_take_pile_gives_the_reason_the_action_gives() -> None:
 def test_T4_verify_play_request_states_the_delivery_rules() -> None:
     state = position(cart="Knockando", hand="AA:4 extra", goods="AA", villages={"Knockando": "C"})
     request = RequestCard(goods_of("AA"), 4)
-    assert not actions.can_play_request(state, request, goods_of("AA"))
     with pytest.raises(IllegalMoveError, match=r"T4: Knockando still holds 1 goods \(C\)"):
         actions.verify_play_request(state, request, goods_of("AA"))
-    assert actions.can_play_extra_good(state, Good.CHAIR)
+    assert actions.verify_play_extra_good(state, Good.CHAIR) == PlayExtraGood(Good.CHAIR)
     taken = actions.play_extra_good(state, Good.CHAIR)
-    assert not actions.can_play_extra_good(taken, Good.CHAIR)  # the card is played
-    assert actions.can_play_request(taken, request, goods_of("AA"))
+    with pytest.raises(IllegalMoveError, match="T3: seat 0 holds no extra card"):
+        actions.verify_play_extra_good(taken, Good.CHAIR)  # the card is played
+    assert actions.verify_play_request(taken, request, goods_of("AA")) == PlayRequest.exact(request)
     delivered = actions.play_request(taken, request, goods_of("AA"))
     assert delivered.goods_in("Knockando") == goods_of("AA")
 
@@ -91,10 +121,10 @@ def test_T2_verify_play_route_passes_for_each_listed_route_and_changes_nothing()
     routes = [move for move in legal_moves(state) if isinstance(move, PlayRoute)]
     assert routes
     for move in routes:
-        assert actions.verify_play_route(state, move.kind, move.to, move.take) is None
-        assert actions.can_play_route(state, move.kind, move.to, move.take)
+        # The listed move itself: the board's own, built once.
+        assert actions.verify_play_route(state, move.kind, move.to, move.take) is move
     assert state == before
-    assert not actions.can_play_route(state, RouteKind.FERRY, routes[0].to)  # no ferry held
+    assert not is_legal(state, PlayRoute(RouteKind.FERRY, routes[0].to))  # no ferry held
     with pytest.raises(IllegalMoveError, match="T2: seat 0 holds no ferry card"):
         actions.verify_play_route(state, RouteKind.FERRY, routes[0].to)
 
@@ -111,10 +141,61 @@ def test_R2_verify_turn_up_names_a_card_the_pile_lacks_and_turn_up_lays_the_pile
     while state.phase is not Phase.FORM_PILES:
         state = apply_chance(state, chance_outcomes(state)[0][0])
     card, _count = forming_outcomes(state)[0]
-    assert actions.can_turn_up(state, card)
+    assert actions.verify_turn_up(state, card) is next(
+        c for c in state.game_round_pile if c == card
+    )
     laid = actions.turn_up(state, card)
     top = next(pile for pile in laid.dealer_piles if pile)[0]
     assert top is card or top is next(c for c in state.game_round_pile if c == card)
-    assert not actions.can_turn_up(new_game(2, seed=1), card)  # no pile is being formed
     with pytest.raises(IllegalMoveError, match="R2: no dealer pile is being formed"):
         actions.verify_turn_up(new_game(2, seed=1), card)
+
+
+def test_E1_no_move_is_legal_once_the_game_is_over() -> None:
+    state = new_game(2, seed=3)
+    rng = random.Random(3)
+    while not state.is_over:
+        moves = legal_moves(state)
+        state = apply_move(state, moves[rng.randrange(len(moves))])
+    assert legal_moves(state) == ()
+    for move in (EndTurn(), TakePile(0), DiscardPile(0)):
+        with pytest.raises(IllegalMoveError, match="E1: the game is over"):
+            verify_move(state, move)
+        assert not is_legal(state, move)
+
+
+def test_R4_R5_verify_move_for_the_seat_to_move_passes_and_for_another_is_refused() -> None:
+    taking = new_game(3, seed=1)
+    seat = taking.current_player
+    assert verify_move(taking, TakePile(0), seat=seat) == TakePile(0)
+    with pytest.raises(IllegalMoveError, match=f"R4: seat {seat} is to move, not seat"):
+        verify_move(taking, TakePile(0), seat=(seat + 1) % 3)  # type: ignore[operator]
+    turn = position(hand="trail")
+    assert verify_move(turn, EndTurn(), seat=0) == EndTurn()
+    for other in (1, True, 0.0):
+        with pytest.raises(IllegalMoveError, match="R5: seat 0 is to move"):
+            verify_move(turn, EndTurn(), seat=other)  # type: ignore[arg-type]
+
+
+def test_T4_T5c_the_exact_delivery_is_listed_first() -> None:
+    state = position(cart="Knockando", hand="AA:4 feed feed", goods="AABC")
+    deliveries = [move for move in legal_moves(state) if isinstance(move, PlayRequest)]
+    assert len(deliveries) > 1
+    assert deliveries[0] == PlayRequest.exact(deliveries[0].request)
+    assert all(move.feed_cost > 0 for move in deliveries[1:])
+    assert sorted(move.feed_cost for move in deliveries) == [m.feed_cost for m in deliveries]
+
+
+def test_R4_T4_refusals_name_their_rule() -> None:
+    three = new_game(3, seed=1)
+    with pytest.raises(IllegalMoveError, match="^R4: only in the two-player game"):
+        actions.verify_discard_dealer_pile(three, 0)
+    two = apply_move(new_game(2, seed=1), DiscardPile(0))
+    with pytest.raises(IllegalMoveError, match="^R4: the dealer discards a pile only before"):
+        actions.verify_discard_dealer_pile(two, 1)
+    turn = position(cart="Knockando", hand="AA:4 extra", goods="AA")
+    for not_a_request in (EXTRA_GOOD, "AA:4", None):
+        with pytest.raises(IllegalMoveError, match="^T4: .* is not a goods request"):
+            actions.verify_play_request(turn, not_a_request, goods_of("AA"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="^T4: .* is not goods to deliver"):
+        actions.verify_play_request(turn, RequestCard(goods_of("AA"), 4), "AA")  # type: ignore[arg-type]

@@ -144,26 +144,3 @@ __all__ = [
     "tally",
     "verify_move",
 ]
-
-
-def __getattr__(name: str) -> object:
-    # Names of 0.2 that changed; deprecated, gone in the release after.
-    if name == "discard_pile":
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        warnings.warn(
-            "troedler.discard_pile is now troedler.discard_dealer_pile",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return discard_dealer_pile
-    if name == "GameResult":
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        warnings.warn(
-            "troedler.GameResult is now troedler.Outcome (a record's result)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return Outcome
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

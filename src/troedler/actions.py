@@ -1,11 +1,18 @@
 """The actions of the game as pure functions: state in, new state out.
 
+The module follows the rulebook: first the round (R2-R6: forming the dealer
+piles, taking them, passing the horse), then the turn (T1-T7: playing
+cards, ending the turn, discarding down to the hand limit).
+
 Each player action ``x`` comes with ``verify_x``, the one statement of its
-rules, which raises :class:`IllegalMoveError` naming the rule and the facts,
-and ``can_x``, whether ``verify_x`` passes. ``x`` calls ``verify_x`` first and
-then makes the effects; it never changes the state it is given. Checks run
-in a fixed order: game over, phase, whose decision, then the action's own
-rules.
+rules: it raises :class:`IllegalMoveError` naming the rule and the facts,
+and otherwise returns the checked move, made of the engine's own objects
+(the hand's card, the board's village, the shared goods), as pokerkit's
+``verify_...`` returns the value it cleaned. ``x`` applies what ``verify_x``
+returned and checks nothing more; it never changes the state it is given.
+Checks run in a fixed order: that ``state`` is a state, game over, phase,
+whose decision, then the action's own rules. :func:`troedler.legal_moves`
+lists exactly the moves every ``verify_x`` passes.
 
 The end of a round (R6) and of the game (E1) follow from the end of the
 last turn of a round (:func:`end_turn`, then any :func:`discard_card`); the
@@ -14,10 +21,7 @@ next round's piles are formed at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NoReturn, TypeVar, cast
-
-import attrs
+from typing import Any, NoReturn, TypeVar, cast
 
 from troedler.board import RouteKind
 from troedler.cards import (
@@ -26,9 +30,7 @@ from troedler.cards import (
     ROUTE_CARDS,
     SPECIAL_FEED,
     Card,
-    ExtraGoodCard,
     RequestCard,
-    RouteCard,
     SpecialFeedCard,
     hand_count,
     hand_counts,
@@ -39,22 +41,40 @@ from troedler.cards import (
 from troedler.chance import shuffled
 from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import Good, Goods
+from troedler.moves import (
+    DISCARD_PILE_MOVES,
+    END_TURN,
+    EXTRA_GOOD_MOVES,
+    FEED_EXTRA_GOOD_MOVES,
+    TAKE_PILE_MOVES,
+    DiscardCard,
+    DiscardPile,
+    EndTurn,
+    Move,
+    PlayExtraGood,
+    PlayFeedExtraGood,
+    PlayFeedMove,
+    PlayRequest,
+    PlayRoute,
+    TakePile,
+    board_moves,
+    discard_move,
+)
 from troedler.pile import Pile
-from troedler.rulebook import PILE_SIZE, discard_candidates, next_to_take, pile_count
+from troedler.rulebook import (
+    PILE_SIZE,
+    dealer_discards_first,
+    discard_candidates,
+    ends_game,
+    goes_to_value_pile,
+    next_to_take,
+    pile_count,
+    round_cards,
+)
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "PILE_SIZE",
-    "can_discard_card",
-    "can_discard_dealer_pile",
-    "can_end_turn",
-    "can_play_extra_good",
-    "can_play_feed_extra_good",
-    "can_play_feed_move",
-    "can_play_request",
-    "can_play_route",
-    "can_take_pile",
-    "can_turn_up",
     "discard_card",
     "discard_dealer_pile",
     "discard_options",
@@ -84,47 +104,76 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+_Piles = tuple[tuple[Card, ...] | None, ...]
 
 
 def _fail(rule: str, message: str) -> NoReturn:
     raise IllegalMoveError(rule, message)
 
 
-def _within_round(
+def _no_state(value: object) -> ConfigurationError:
+    return ConfigurationError(f"expected a GameState, got {quote(value)}")
+
+
+def _own_card(cards: tuple[Card, ...], card: object, rule: str, missing: str) -> Card:
+    """The card of the sorted ``cards`` equal to ``card``: a state holds its
+    own cards, never a caller's, which might be a look-alike built past its
+    constructor. ``missing`` says where it was looked for."""
+    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
+        _fail(rule, f"{quote(card)} is not a card")
+    at = hand_index(cards, cast(Card, card))
+    if at < 0:
+        _fail(rule, f"{missing} holds no {card} card")
+    return cards[at]
+
+
+def _next_state(
     state: GameState,
     *,
-    players: tuple[PlayerState, ...],
     current_player: int | None,
     turn: Turn,
+    players: tuple[PlayerState, ...] | None = None,
     village_goods: tuple[Goods, ...] | None = None,
-    dealer_piles: tuple[tuple[Card, ...] | None, ...] | None = None,
+    dealer_piles: _Piles | None = None,
     discard_pile: Pile | None = None,
+    game_round_pile: tuple[Card, ...] | None = None,
+    shuffles: int | None = None,
     phase: Phase | None = None,
+    dealer: int | None = None,
+    round_number: int | None = None,
 ) -> GameState:
-    """``state`` with what a move inside a round changes; the rest is shared.
+    """The state after ``state``: who decides next and the turn so far, and
+    whatever else changed; the rest is shared with ``state``.
 
-    Much cheaper than :func:`attrs.evolve` on the hot path.
+    The one place the actions build a state, and much cheaper than
+    :func:`attrs.evolve` on the hot path.
     """
     return GameState(
         state.rules,
         state.board,
         state.cards,
         state.seed,
-        state.shuffles,
-        state.round,
-        state.dealer,
+        state.shuffles if shuffles is None else shuffles,
+        state.round if round_number is None else round_number,
+        state.dealer if dealer is None else dealer,
         state.phase if phase is None else phase,
         current_player,
-        state.game_round_pile,
+        state.game_round_pile if game_round_pile is None else game_round_pile,
         state.dealer_piles if dealer_piles is None else dealer_piles,
         state.discard_pile if discard_pile is None else discard_pile,
         state.village_goods if village_goods is None else village_goods,
-        players,
+        state.players if players is None else players,
         turn,
     )
 
 
-# --- the round: forming and taking dealer piles (R2-R4) ---------------------
+def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+# === The round (R2-R6) =========================================================
+
+# --- R2, R3: forming the dealer piles -----------------------------------------
 
 
 def form_piles(state: GameState) -> GameState:
@@ -150,8 +199,8 @@ def form_piles(state: GameState) -> GameState:
             "R1",
             f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
         )
-    piles: tuple[tuple[Card, ...] | None, ...] = ((),) * pile_count(state.num_players)
-    need = PILE_SIZE * len(piles)
+    piles: _Piles = ((),) * pile_count(state.num_players)
+    need = round_cards(state.num_players)
     laid = 0
     deck, discard, shuffles = state.game_round_pile, state.discard_pile, state.shuffles
     while True:
@@ -164,22 +213,14 @@ def form_piles(state: GameState) -> GameState:
         piles = _lay(piles, laid, deck[: -take - 1 : -1])
         deck = deck[:-take]
         laid += take
-    return GameState(
-        state.rules,
-        state.board,
-        state.cards,
-        state.seed,
-        shuffles,
-        state.round,
-        state.dealer,
-        state.phase,
-        _first_to_take(state),
-        deck,
-        piles,
-        discard,
-        state.village_goods,
-        state.players,
-        state.turn,
+    return _next_state(
+        state,
+        current_player=_first_to_take(state),
+        turn=state.turn,
+        dealer_piles=piles,
+        discard_pile=discard,
+        game_round_pile=deck,
+        shuffles=shuffles,
     )
 
 
@@ -187,9 +228,6 @@ def _first_to_take(state: GameState) -> int:
     """Who decides first once the piles lie: the dealer discarding (two players)
     or the dealer's left neighbour taking (R4)."""
     return cast(int, next_to_take(state.rules, state.dealer, 0))  # nobody has taken yet
-
-
-# --- forming with explicit chance: card by card (R2, R3) --------------------
 
 
 def start_forming(state: GameState) -> GameState:
@@ -200,10 +238,11 @@ def start_forming(state: GameState) -> GameState:
     is decided card by card, by :func:`turn_up`.
     """
     return _forming_state(
-        attrs.evolve(
+        _next_state(
             state,
-            phase=Phase.FORM_PILES,
             current_player=None,
+            turn=state.turn,
+            phase=Phase.FORM_PILES,
             dealer_piles=((),) * pile_count(state.num_players),
         )
     )
@@ -219,49 +258,41 @@ def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
     return hand_counts(state.game_round_pile)
 
 
-def verify_turn_up(state: GameState, card: Card) -> None:
-    """Raise :class:`IllegalMoveError` unless chance may turn up ``card`` now
-    (R2): a dealer pile is being formed and the game-round pile holds it."""
+def verify_turn_up(state: GameState, card: Card) -> Card:
+    """The game-round pile's own ``card``, if chance may turn it up now (R2): a
+    dealer pile is being formed and the game-round pile holds it; else
+    :class:`IllegalMoveError`."""
     if not isinstance(state, GameState):
         raise _no_state(state)
     if state.phase is not Phase.FORM_PILES:
         _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
-        _fail("R2", f"{quote(card)} is not a card")
-    if hand_index(state.game_round_pile, card) < 0:
-        _fail("R2", f"the game-round pile holds no {card} card")
-
-
-def can_turn_up(state: GameState, card: Card) -> bool:
-    """Whether :func:`turn_up` is allowed (see :func:`verify_turn_up`)."""
-    return _passes(verify_turn_up, state, card)
+    return _own_card(state.game_round_pile, card, "R2", "the game-round pile")
 
 
 def turn_up(state: GameState, card: Card) -> GameState:
     """Chance turns up ``card`` from the game-round pile and lays it on the next
     dealer pile: one card on each pile, then the next layer (R2). Checked by
     :func:`verify_turn_up`."""
-    verify_turn_up(state, card)
+    own = verify_turn_up(state, card)
     deck = state.game_round_pile
-    at = hand_index(deck, card)
-    own = deck[at]  # the pile's own card, not the caller's
+    at = hand_index(deck, own)
     piles = state.dealer_piles
     return _forming_state(
-        attrs.evolve(
+        _next_state(
             state,
+            current_player=None,
+            turn=state.turn,
             game_round_pile=deck[:at] + deck[at + 1 :],
             dealer_piles=_lay(piles, _laid(piles), (own,)),
         )
     )
 
 
-def _laid(piles: tuple[tuple[Card, ...] | None, ...]) -> int:
+def _laid(piles: _Piles) -> int:
     return sum(len(pile or ()) for pile in piles)
 
 
-def _lay(
-    piles: tuple[tuple[Card, ...] | None, ...], laid: int, cards: tuple[Card, ...]
-) -> tuple[tuple[Card, ...] | None, ...]:
+def _lay(piles: _Piles, laid: int, cards: tuple[Card, ...]) -> _Piles:
     """``piles`` with ``cards``, turned up in this order after ``laid`` others,
     laid on them: one card on each pile, then the next layer (R2)."""
     n = len(piles)
@@ -282,7 +313,7 @@ def _settle_forming(
     The shuffled pile's order is the seed's next shuffle; with explicit
     chance it is chance's, card by card, and the pile is kept in hand order.
     """
-    full = laid == PILE_SIZE * pile_count(state.num_players)
+    full = laid == round_cards(state.num_players)
     if deck or full or not discard or (laid and not state.rules.reshuffle_mid_forming):
         return deck, discard, shuffles
     if state.rules.explicit_chance:
@@ -294,87 +325,70 @@ def _forming_state(state: GameState) -> GameState:
     """``state`` while forming with explicit chance, with what needs no chance
     made (:func:`_settle_forming`), and forming ended once the piles are full
     or nothing is left to lay."""
-    piles = state.dealer_piles
-    laid = _laid(piles)
-    if laid == PILE_SIZE * len(piles):
-        return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
-    deck, discard, shuffles = _settle_forming(
-        state, laid, state.game_round_pile, state.discard_pile, state.shuffles
+    laid = _laid(state.dealer_piles)
+    if laid < round_cards(state.num_players):
+        deck, discard, shuffles = _settle_forming(
+            state, laid, state.game_round_pile, state.discard_pile, state.shuffles
+        )
+        if deck:
+            return _next_state(
+                state,
+                current_player=None,
+                turn=state.turn,
+                game_round_pile=deck,
+                discard_pile=discard,
+                shuffles=shuffles,
+            )
+    return _next_state(
+        state, current_player=_first_to_take(state), turn=state.turn, phase=Phase.TAKE_PILES
     )
-    if deck is not state.game_round_pile:
-        state = attrs.evolve(state, game_round_pile=deck, discard_pile=discard, shuffles=shuffles)
-    if not state.game_round_pile:
-        return attrs.evolve(state, phase=Phase.TAKE_PILES, current_player=_first_to_take(state))
-    return state
 
 
-def _no_state(value: object) -> ConfigurationError:
-    # Asked only once reading the phase has failed: no cost on the way of a
-    # real state.
-    return ConfigurationError(f"expected a GameState, got {quote(value)}")
+# --- R4, R5: taking the dealer piles ----------------------------------------
 
 
-def _passes(verify: Callable[..., object], state: GameState, *args: object) -> bool:
-    """Whether ``verify(state, *args)`` finds nothing against the rules."""
-    try:
-        verify(state, *args)
-    except IllegalMoveError:
-        return False
-    return True
-
-
-# Each action below is a trio, as in pokerkit: verify_x states the rules and
-# raises IllegalMoveError naming the rule; can_x asks verify_x; x calls
-# verify_x and then makes the effects, which check nothing.
-
-
-# --- the round: taking dealer piles (R4, R5) --------------------------------
-
-
-def _verify_take_phase(state: GameState) -> None:
-    try:
-        phase = state.phase
-    except AttributeError:
-        raise _no_state(state) from None
+def _verify_take_phase(state: GameState) -> int:
+    """How many dealer piles are gone, after checking that piles are being
+    taken (E1, R1)."""
+    if not isinstance(state, GameState):
+        raise _no_state(state)
+    phase = state.phase
+    if phase is Phase.TAKE_PILES:
+        return state.dealer_piles.count(None)
     if phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
-    if state.phase is not Phase.TAKE_PILES:
-        if state.phase.is_chance:
-            _fail("R1", f"round {state.round} is in the {state.phase.value} phase: chance moves")
-        _fail(
-            "R1",
-            f"the dealer piles of round {state.round} are gone; "
-            f"it is seat {state.current_player}'s turn",
-        )
+    if phase.is_chance:
+        _fail("R1", f"round {state.round} is in the {phase.value} phase: chance moves")
+    _fail(
+        "R1",
+        f"the dealer piles of round {state.round} are gone; "
+        f"it is seat {state.current_player}'s turn",
+    )
 
 
-def _verify_pile(state: GameState, pile: object, rule: str) -> None:
-    if type(pile) is not int or not 0 <= pile < len(state.dealer_piles):
-        _fail(
-            rule,
-            f"there is no dealer pile {quote(pile)}; piles are 0 to {len(state.dealer_piles) - 1}",
-        )
-    if state.dealer_piles[pile] is None:
-        _fail(rule, f"dealer pile {pile} is gone")
+def _verify_pile(state: GameState, pile: object, gone: int) -> int:
+    """``pile``, after checking that it is a dealer pile that still lies there (R4)."""
+    piles = state.dealer_piles
+    if type(pile) is not int or not 0 <= pile < len(piles):
+        _fail("R4", f"there is no dealer pile {quote(pile)}; piles are 0 to {len(piles) - 1}")
+    if piles[pile] is None:
+        if not state.rules.two_player_rules:
+            _fail("R4", f"dealer pile {pile} was taken already")
+        if gone == 1:
+            _fail("R4", f"dealer pile {pile} was discarded by the dealer")
+        _fail("R4", f"dealer pile {pile} was taken or discarded already")
+    return pile
 
 
-def _piles_gone(state: GameState) -> int:
-    return state.dealer_piles.count(None)
-
-
-def verify_take_pile(state: GameState, pile: int) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may take
-    dealer pile ``pile`` (R1, R4): it is the take-piles phase, the pile lies
-    there, and with two players the dealer has discarded a pile first."""
-    _verify_take_phase(state)
-    if state.rules.two_player_rules and not _piles_gone(state):
+def verify_take_pile(state: GameState, pile: int) -> TakePile:
+    """The move of the current player taking dealer pile ``pile``, if they may
+    (R1, R4): it is the take-piles phase, the pile lies there, and with two
+    players the dealer has discarded a pile first; else
+    :class:`IllegalMoveError`."""
+    gone = _verify_take_phase(state)
+    if dealer_discards_first(state.rules, gone):
         _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the 3 piles")
-    _verify_pile(state, pile, "R4")
-
-
-def can_take_pile(state: GameState, pile: int) -> bool:
-    """Whether :func:`take_pile` is allowed (see :func:`verify_take_pile`)."""
-    return _passes(verify_take_pile, state, pile)
+    return TAKE_PILE_MOVES[_verify_pile(state, pile, gone)]
 
 
 def take_pile(state: GameState, pile: int) -> GameState:
@@ -384,21 +398,25 @@ def take_pile(state: GameState, pile: int) -> GameState:
     pile and the dealer begins the turns (R5). Checked by
     :func:`verify_take_pile`.
     """
-    verify_take_pile(state, pile)
+    return _take_pile(state, verify_take_pile(state, pile))
+
+
+def _take_pile(state: GameState, move: TakePile) -> GameState:
     seat = cast(int, state.current_player)  # the take-piles phase always has one
     player = state.players[seat]
+    pile = move.pile
     hand = sort_hand(player.hand + (state.dealer_piles[pile] or ()))
     players = _replace(
         state.players, seat, PlayerState(player.cart, hand, player.goods, player.value_pile)
     )
     piles = _replace(state.dealer_piles, pile, None)
-    taker = next_to_take(state.rules, state.dealer, _piles_gone(state) + 1)
+    taker = next_to_take(state.rules, state.dealer, piles.count(None))
     if taker is not None:
-        return _within_round(
+        return _next_state(
             state, players=players, dealer_piles=piles, current_player=taker, turn=NO_TURN
         )
     leftover = tuple(card for rest in piles if rest for card in rest)
-    return _within_round(
+    return _next_state(
         state,
         players=players,
         dealer_piles=(),
@@ -409,21 +427,16 @@ def take_pile(state: GameState, pile: int) -> GameState:
     )
 
 
-def verify_discard_dealer_pile(state: GameState, pile: int) -> None:
-    """Raise :class:`IllegalMoveError` unless the dealer may put dealer pile
-    ``pile`` onto the discard pile: two players only, before any pile is
-    taken (R4)."""
-    _verify_take_phase(state)
-    if not state.rules.two_player_rules:
-        _fail("R4", "only in the two-player game does the dealer discard a pile")
-    if _piles_gone(state):
+def verify_discard_dealer_pile(state: GameState, pile: int) -> DiscardPile:
+    """The move of the dealer putting dealer pile ``pile`` onto the discard
+    pile, if they may: two players only, before any pile is taken (R4); else
+    :class:`IllegalMoveError`."""
+    gone = _verify_take_phase(state)
+    if not dealer_discards_first(state.rules, gone):
+        if not state.rules.two_player_rules:
+            _fail("R4", "only in the two-player game does the dealer discard a pile")
         _fail("R4", "the dealer discards a pile only before any pile is taken")
-    _verify_pile(state, pile, "R4")
-
-
-def can_discard_dealer_pile(state: GameState, pile: int) -> bool:
-    """Whether :func:`discard_dealer_pile` is allowed (see :func:`verify_discard_dealer_pile`)."""
-    return _passes(verify_discard_dealer_pile, state, pile)
+    return DISCARD_PILE_MOVES[_verify_pile(state, pile, gone)]
 
 
 def discard_dealer_pile(state: GameState, pile: int) -> GameState:
@@ -432,10 +445,13 @@ def discard_dealer_pile(state: GameState, pile: int) -> GameState:
     This comes first in the take-piles phase, before anyone takes a pile.
     Checked by :func:`verify_discard_dealer_pile`.
     """
-    verify_discard_dealer_pile(state, pile)
-    return _within_round(
+    return _discard_dealer_pile(state, verify_discard_dealer_pile(state, pile))
+
+
+def _discard_dealer_pile(state: GameState, move: DiscardPile) -> GameState:
+    pile = move.pile
+    return _next_state(
         state,
-        players=state.players,
         dealer_piles=_replace(state.dealer_piles, pile, None),
         discard_pile=state.discard_pile.add(state.dealer_piles[pile] or ()),
         current_player=next_to_take(state.rules, state.dealer, 1),
@@ -443,24 +459,58 @@ def discard_dealer_pile(state: GameState, pile: int) -> GameState:
     )
 
 
-# --- the turn: playing cards (T1-T5) ----------------------------------------
+# --- R5, R6, E1: the next turn, the end of the round and of the game ---------
+
+
+def _next_turn(
+    state: GameState, seat: int, players: tuple[PlayerState, ...], discard: Pile
+) -> GameState:
+    """After ``seat``'s turn: the next player's turn, or the end of the round (R5, R6)."""
+    following = (seat + 1) % state.num_players
+    if following != state.dealer:
+        return _next_state(
+            state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
+        )
+    if ends_game(state.rules, (len(p.fulfilled_requests) for p in players)):
+        return _next_state(
+            state,
+            players=players,
+            discard_pile=discard,
+            phase=Phase.GAME_OVER,
+            current_player=None,
+            turn=NO_TURN,
+        )
+    # The horse passes clockwise and the next round's piles are formed (R6).
+    following_round = _next_state(
+        state,
+        players=players,
+        discard_pile=discard,
+        round_number=state.round + 1,
+        dealer=(state.dealer + 1) % state.num_players,
+        phase=Phase.TAKE_PILES,
+        current_player=None,
+        turn=NO_TURN,
+    )
+    if state.rules.explicit_chance:
+        return start_forming(following_round)
+    return form_piles(following_round)
+
+
+# === The turn (T1-T7) ==========================================================
+
+# --- T1: whose turn -------------------------------------------------------------
 
 
 def _turn_player(state: GameState) -> PlayerState:
     """The player whose turn it is, after checking cards may be played (E1, T1, T7)."""
-    try:
-        if state.phase is Phase.PLAY_TURNS:
-            seat = cast(int, state.current_player)  # the turns phase always has one
-            if state.turn.discards_due:
-                _fail(
-                    "T7",
-                    f"seat {seat} has ended the turn and discards {state.turn.discards_due} more",
-                )
-            return state.players[seat]
-    except AttributeError:
-        if isinstance(state, GameState):
-            raise
-        raise _no_state(state) from None
+    if not isinstance(state, GameState):
+        raise _no_state(state)
+    if state.phase is Phase.PLAY_TURNS:
+        seat = cast(int, state.current_player)  # the turns phase always has one
+        if state.turn.discards_due:
+            due = state.turn.discards_due
+            _fail("T7", f"seat {seat} has ended the turn and discards {due} more")
+        return state.players[seat]
     if state.phase is Phase.GAME_OVER:
         _fail("E1", "the game is over")
     _fail(
@@ -468,30 +518,20 @@ def _turn_player(state: GameState) -> PlayerState:
     )
 
 
-def _verify_good_in(state: GameState, village: str, good: object, rule: str) -> None:
-    """Check that ``good`` is a good that ``village`` holds."""
-    if not isinstance(good, Good):
-        _fail(rule, f"{quote(good)} is not a good")
-    there = state.goods_in(village)
-    if not there.counts[good]:
-        held = f"only {there}" if there else "no goods"
-        _fail(rule, f"{village} holds {held}, no {good.name.lower()}")
-
-
-def _verify_move_cart(
-    state: GameState, kind: RouteKind | None, to: object, take: object, card: Card, rule: str
-) -> None:
-    player = _turn_player(state)
+def _verify_held(state: GameState, player: PlayerState, card: Card, rule: str) -> None:
     if hand_index(player.hand, card) < 0:
         _fail(rule, f"seat {state.current_player} holds no {card} card")
-    board = state.board
-    if not isinstance(to, str) or not board.has_village(to):
-        _fail(rule, f"{quote(to)} is not a village of the board")
-    if board.index(to) not in board.targets(board.index(player.cart), kind):
-        how = f"no {kind.code}" if kind is not None else "no route"
-        _fail(rule, f"{how} leads from {player.cart} to {to}")
-    if take is not None:
-        _verify_good_in(state, to, take, rule)
+
+
+def _verify_good_in(state: GameState, village: int, good: object, rule: str) -> Good:
+    """``good``, after checking that it is a good the village of index ``village`` holds."""
+    if type(good) is not Good:
+        _fail(rule, f"{quote(good)} is not a good")
+    there = state.village_goods[village]
+    if not there.counts[good]:
+        held = f"only {there}" if there else "no goods"
+        _fail(rule, f"{state.board.villages[village].name} holds {held}, no {good.name.lower()}")
+    return good
 
 
 def _after_card(
@@ -523,7 +563,7 @@ def _after_card(
         turn.played + played,
         turn.delivered_to if delivered_to is None else turn.delivered_to + (delivered_to,),
     )
-    return _within_round(
+    return _next_state(
         state,
         players=_replace(state.players, seat, new_player),
         village_goods=all_goods,
@@ -532,16 +572,85 @@ def _after_card(
     )
 
 
+# --- T2, T5a: moving the cart ---------------------------------------------------
+
+
+def _verify_move_cart(
+    state: GameState, kind: RouteKind | None, to: object, take: object, card: Card, rule: str
+) -> Move:
+    """The board's own move of the cart to ``to`` with ``card``, taking ``take``
+    there, after checking that the player holds the card, a route of ``kind``
+    (any kind: None) leads there, and the village holds ``take``."""
+    player = _turn_player(state)
+    _verify_held(state, player, card, rule)
+    board = state.board
+    if not isinstance(to, str) or not board.has_village(to):
+        _fail(rule, f"{quote(to)} is not a village of the board")
+    here = board.index(player.cart)
+    moves = board_moves(board)
+    there = board.index(to)
+    for village, options in moves.feed[here] if kind is None else moves.routes[here][kind]:
+        if village == there:
+            if take is None:
+                return options[0]
+            return options[1 + _verify_good_in(state, there, take, rule)]
+    how = f"no {kind.code}" if kind is not None else "no route"
+    _fail(rule, f"{how} leads from {player.cart} to {to}")
+
+
+def verify_play_route(
+    state: GameState, kind: RouteKind, to: str, take: Good | None = None
+) -> PlayRoute:
+    """The move of the current player playing a route card of ``kind`` to
+    ``to``, taking ``take`` there, if they may (T1, T2): they hold one, a
+    route of that kind leads there, and the village holds ``take``; else
+    :class:`IllegalMoveError`."""
+    if type(kind) is not RouteKind:
+        _fail("T2", f"{quote(kind)} is not a route kind")
+    return cast(PlayRoute, _verify_move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2"))
+
+
+def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> GameState:
+    """Play a route card of ``kind``: move the cart to ``to`` and take ``take`` there (T2).
+
+    ``take`` is the good taken on arrival, or None to take nothing. Checked
+    by :func:`verify_play_route`.
+    """
+    return _play_route(state, verify_play_route(state, kind, to, take))
+
+
+def _play_route(state: GameState, move: PlayRoute) -> GameState:
+    return _move_cart(state, move.to, move.take, ROUTE_CARDS[move.kind])
+
+
+def verify_play_feed_move(state: GameState, to: str, take: Good | None = None) -> PlayFeedMove:
+    """The move of the current player playing special feed to move the cart
+    to ``to`` along a route of any kind, taking ``take`` there, if they may
+    (T5a); else :class:`IllegalMoveError`."""
+    return cast(PlayFeedMove, _verify_move_cart(state, None, to, take, SPECIAL_FEED, "T5a"))
+
+
+def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameState:
+    """Play special feed to move the cart along a route of any kind (T5a).
+
+    Checked by :func:`verify_play_feed_move`.
+    """
+    return _play_feed_move(state, verify_play_feed_move(state, to, take))
+
+
+def _play_feed_move(state: GameState, move: PlayFeedMove) -> GameState:
+    return _move_cart(state, move.to, move.take, SPECIAL_FEED)
+
+
 def _move_cart(state: GameState, to: str, take: Good | None, card: Card) -> GameState:
-    """The effects of a checked move of the cart to ``to`` with ``card``."""
+    """The effects of a checked move of the cart to ``to`` (the board's own
+    name) with ``card``."""
     seat = cast(int, state.current_player)
     player = state.players[seat]
     hand = cast(tuple[Card, ...], hand_without(player.hand, card))  # verified: held
-    board = state.board
-    there = board.index(to)
-    to = board.villages[there].name  # the board's own name, not the caller's string
     if take is None:
         return _after_card(state, seat, player, (card,), hand=hand, cart=to)
+    there = state.board.index(to)
     return _after_card(
         state,
         seat,
@@ -555,56 +664,50 @@ def _move_cart(state: GameState, to: str, take: Good | None, card: Card) -> Game
     )
 
 
-def verify_play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may play a
-    route card of ``kind`` to ``to``, taking ``take`` there (T1, T2): they
-    hold one, a route of that kind leads there, and the village holds ``take``."""
-    if not isinstance(kind, RouteKind):
-        _fail("T2", f"{quote(kind)} is not a route kind")
-    _verify_move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2")
+# --- T3, T5b: an extra good -------------------------------------------------------
 
 
-def can_play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> bool:
-    """Whether :func:`play_route` is allowed (see :func:`verify_play_route`)."""
-    return _passes(verify_play_route, state, kind, to, take)
-
-
-def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> GameState:
-    """Play a route card of ``kind``: move the cart to ``to`` and take ``take`` there (T2).
-
-    ``take`` is the good taken on arrival, or None to take nothing. Checked
-    by :func:`verify_play_route`.
-    """
-    verify_play_route(state, kind, to, take)
-    return _move_cart(state, to, take, ROUTE_CARDS[kind])
-
-
-def verify_play_feed_move(state: GameState, to: str, take: Good | None = None) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may play
-    special feed to move the cart to ``to`` along a route of any kind, taking
-    ``take`` there (T5a)."""
-    _verify_move_cart(state, None, to, take, SPECIAL_FEED, "T5a")
-
-
-def can_play_feed_move(state: GameState, to: str, take: Good | None = None) -> bool:
-    """Whether :func:`play_feed_move` is allowed (see :func:`verify_play_feed_move`)."""
-    return _passes(verify_play_feed_move, state, to, take)
-
-
-def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameState:
-    """Play special feed to move the cart along a route of any kind (T5a).
-
-    Checked by :func:`verify_play_feed_move`.
-    """
-    verify_play_feed_move(state, to, take)
-    return _move_cart(state, to, take, SPECIAL_FEED)
-
-
-def _verify_take_extra(state: GameState, good: object, card: Card, rule: str) -> None:
+def _verify_take_extra(state: GameState, good: object, card: Card, rule: str) -> Good:
     player = _turn_player(state)
-    if hand_index(player.hand, card) < 0:
-        _fail(rule, f"seat {state.current_player} holds no {card} card")
-    _verify_good_in(state, player.cart, good, rule)
+    _verify_held(state, player, card, rule)
+    return _verify_good_in(state, state.board.index(player.cart), good, rule)
+
+
+def verify_play_extra_good(state: GameState, good: Good) -> PlayExtraGood:
+    """The move of the current player playing an extra good (+1) card to take
+    ``good`` where the cart stands, if they may (T3); else
+    :class:`IllegalMoveError`."""
+    return EXTRA_GOOD_MOVES[_verify_take_extra(state, good, EXTRA_GOOD, "T3")]
+
+
+def play_extra_good(state: GameState, good: Good) -> GameState:
+    """Play an extra good (+1) card: take ``good`` where the cart stands (T3).
+
+    Checked by :func:`verify_play_extra_good`.
+    """
+    return _play_extra_good(state, verify_play_extra_good(state, good))
+
+
+def _play_extra_good(state: GameState, move: PlayExtraGood) -> GameState:
+    return _take_extra(state, move.good, EXTRA_GOOD)
+
+
+def verify_play_feed_extra_good(state: GameState, good: Good) -> PlayFeedExtraGood:
+    """The move of the current player playing special feed to take ``good``
+    where the cart stands, if they may (T5b); else :class:`IllegalMoveError`."""
+    return FEED_EXTRA_GOOD_MOVES[_verify_take_extra(state, good, SPECIAL_FEED, "T5b")]
+
+
+def play_feed_extra_good(state: GameState, good: Good) -> GameState:
+    """Play special feed to take ``good`` where the cart stands (T5b).
+
+    Checked by :func:`verify_play_feed_extra_good`.
+    """
+    return _play_feed_extra_good(state, verify_play_feed_extra_good(state, good))
+
+
+def _play_feed_extra_good(state: GameState, move: PlayFeedExtraGood) -> GameState:
+    return _take_extra(state, move.good, SPECIAL_FEED)
 
 
 def _take_extra(state: GameState, good: Good, card: Card) -> GameState:
@@ -624,45 +727,7 @@ def _take_extra(state: GameState, good: Good, card: Card) -> GameState:
     )
 
 
-def verify_play_extra_good(state: GameState, good: Good) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may play an
-    extra good (+1) card to take ``good`` where the cart stands (T3)."""
-    _verify_take_extra(state, good, EXTRA_GOOD, "T3")
-
-
-def can_play_extra_good(state: GameState, good: Good) -> bool:
-    """Whether :func:`play_extra_good` is allowed (see :func:`verify_play_extra_good`)."""
-    return _passes(verify_play_extra_good, state, good)
-
-
-def play_extra_good(state: GameState, good: Good) -> GameState:
-    """Play an extra good (+1) card: take ``good`` where the cart stands (T3).
-
-    Checked by :func:`verify_play_extra_good`.
-    """
-    verify_play_extra_good(state, good)
-    return _take_extra(state, good, EXTRA_GOOD)
-
-
-def verify_play_feed_extra_good(state: GameState, good: Good) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may play
-    special feed to take ``good`` where the cart stands (T5b)."""
-    _verify_take_extra(state, good, SPECIAL_FEED, "T5b")
-
-
-def can_play_feed_extra_good(state: GameState, good: Good) -> bool:
-    """Whether :func:`play_feed_extra_good` is allowed (see
-    :func:`verify_play_feed_extra_good`)."""
-    return _passes(verify_play_feed_extra_good, state, good)
-
-
-def play_feed_extra_good(state: GameState, good: Good) -> GameState:
-    """Play special feed to take ``good`` where the cart stands (T5b).
-
-    Checked by :func:`verify_play_feed_extra_good`.
-    """
-    verify_play_feed_extra_good(state, good)
-    return _take_extra(state, good, SPECIAL_FEED)
+# --- T4, T5c: fulfilling a goods request -------------------------------------------
 
 
 def _own_goods(value: object) -> Goods | None:
@@ -676,60 +741,44 @@ def _own_goods(value: object) -> Goods | None:
     return Goods.of_counts(counts)
 
 
-def _verified_request(
-    state: GameState, request: object, delivered: object
-) -> tuple[RequestCard, Goods, int]:
-    """:func:`verify_play_request`, giving what the delivery is made of: the
-    hand's own request card, the engine's own goods, and the special feed
-    that replaces missing goods."""
+def verify_play_request(state: GameState, request: RequestCard, delivered: Goods) -> PlayRequest:
+    """The move of the current player fulfilling ``request`` with
+    ``delivered``, made of the hand's own card and the engine's own goods, if
+    they may (T4, T5c): they hold the card, the cart's village holds no goods
+    and has had no request this turn, ``delivered`` has the request's size
+    and is in the cart, and special feed in hand replaces each shown good it
+    lacks; else :class:`IllegalMoveError`."""
     player = _turn_player(state)
     seat = state.current_player
-    if type(request) is not RequestCard or type(getattr(request, "sort_key", None)) is not int:
+    if type(request) is not RequestCard:
         _fail("T4", f"{quote(request)} is not a goods request")
     own = _own_goods(delivered)
     if own is None:
         _fail("T4", f"{quote(delivered)} is not goods to deliver")
-    at = hand_index(player.hand, request)
-    if at < 0:
-        _fail("T4", f"seat {seat} holds no {request} card")
-    # The hand's own card from here on: one equal to it may be a look-alike.
-    request = cast(RequestCard, player.hand[at])
+    card = cast(RequestCard, _own_card(player.hand, request, "T4", f"seat {seat}"))
     village = player.cart
     there = state.goods_in(village)
     if there:
         _fail("T4", f"{village} still holds {len(there)} goods ({there})")
     if village in state.turn.delivered_to:
         _fail("T4", f"seat {seat} already fulfilled a goods request in {village} this turn")
-    if len(own) != len(request.goods):
-        _fail(
-            "T4",
-            f"goods request {request} takes {len(request.goods)} goods, not {len(own)} ({own})",
-        )
+    if len(own) != len(card.goods):
+        _fail("T4", f"goods request {card} takes {len(card.goods)} goods, not {len(own)} ({own})")
     if not own <= player.goods:
         _fail("T4", f"seat {seat} holds {player.goods}, which does not include {own}")
-    replaced = len(request.goods - own)
+    replaced = len(card.goods - own)
     feed_held = hand_count(player.hand, SPECIAL_FEED)
     if replaced > feed_held:
         _fail(
             "T5c",
-            f"delivering {own} for {request} replaces {replaced} goods and needs "
+            f"delivering {own} for {card} replaces {replaced} goods and needs "
             f"{replaced} special feed; seat {seat} holds {feed_held}",
         )
-    return request, own, replaced
-
-
-def verify_play_request(state: GameState, request: RequestCard, delivered: Goods) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may fulfil
-    ``request`` with ``delivered`` (T4, T5c): they hold the card, the cart's
-    village holds no goods and has had no request this turn, ``delivered``
-    has the request's size and is in the cart, and special feed in hand
-    replaces each shown good it lacks."""
-    _verified_request(state, request, delivered)
-
-
-def can_play_request(state: GameState, request: RequestCard, delivered: Goods) -> bool:
-    """Whether :func:`play_request` is allowed (see :func:`verify_play_request`)."""
-    return _passes(verify_play_request, state, request, delivered)
+    if not replaced:
+        move = PlayRequest.exact(card)  # one move per request, shared with legal_moves
+        if move.request is card and move.delivered is own:
+            return move
+    return PlayRequest(card, own)
 
 
 def play_request(state: GameState, request: RequestCard, delivered: Goods) -> GameState:
@@ -740,7 +789,11 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     every shown good missing from it is replaced, at one special feed each
     (T5c). Checked by :func:`verify_play_request`.
     """
-    request, delivered, replaced = _verified_request(state, request, delivered)
+    return _play_request(state, verify_play_request(state, request, delivered))
+
+
+def _play_request(state: GameState, move: PlayRequest) -> GameState:
+    request, delivered, replaced = move.request, move.delivered, move.feed_cost
     seat = cast(int, state.current_player)
     player = state.players[seat]
     hand = cast(tuple[Card, ...], hand_without(player.hand, request))  # verified: held
@@ -759,7 +812,7 @@ def play_request(state: GameState, request: RequestCard, delivered: Goods) -> Ga
     )
 
 
-# --- the end of a turn, a round, the game (T6, T7, R6, E1) -----------------
+# --- T6, T7: ending the turn and discarding down to the hand limit ---------------
 
 
 def hand_limit_discards(hand: tuple[Card, ...], limit: int) -> tuple[int, int]:
@@ -798,16 +851,12 @@ def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list
     return options
 
 
-def verify_end_turn(state: GameState) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may end the
-    playing part of the turn (E1, T1, T6): it is the turns phase and no
-    discards are due."""
+def verify_end_turn(state: GameState) -> EndTurn:
+    """The move of the current player ending the playing part of the turn, if
+    they may (E1, T1, T6): it is the turns phase and no discards are due;
+    else :class:`IllegalMoveError`."""
     _turn_player(state)
-
-
-def can_end_turn(state: GameState) -> bool:
-    """Whether :func:`end_turn` is allowed (see :func:`verify_end_turn`)."""
-    return _passes(verify_end_turn, state)
+    return END_TURN
 
 
 def end_turn(state: GameState) -> GameState:
@@ -823,7 +872,10 @@ def end_turn(state: GameState) -> GameState:
     round's piles are formed (R6), or the game ends (E1). Checked by
     :func:`verify_end_turn`.
     """
-    verify_end_turn(state)
+    return _end_turn(state, verify_end_turn(state))
+
+
+def _end_turn(state: GameState, move: EndTurn) -> GameState:
     seat = cast(int, state.current_player)
     player = state.players[seat]
     hand = player.hand
@@ -833,10 +885,7 @@ def end_turn(state: GameState) -> GameState:
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:
-        if type(card) is RouteCard or type(card) is ExtraGoodCard:
-            to_discard.append(card)
-        else:
-            to_value.append(card)
+        (to_value if goes_to_value_pile(card) else to_discard).append(card)
     value_pile = player.value_pile
     if to_value or overflow:
         value_pile = sort_hand(value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
@@ -847,8 +896,12 @@ def end_turn(state: GameState) -> GameState:
     return _next_turn(state, seat, _replace(state.players, seat, new_player), discard)
 
 
-def _verified_discard(state: GameState, card: object) -> Card:
-    """:func:`verify_discard_card`, giving the hand's own card to discard."""
+def verify_discard_card(state: GameState, card: Card) -> DiscardCard:
+    """The move of the current player discarding the hand's own ``card``, if
+    they may now (T7): discards are due, ``card`` is in hand and not special
+    feed, it does not come before the card discarded last, and it leaves
+    enough cards at or after it for the discards still due; else
+    :class:`IllegalMoveError`."""
     if not isinstance(state, GameState):
         raise _no_state(state)
     if state.phase is Phase.GAME_OVER:
@@ -857,36 +910,17 @@ def _verified_discard(state: GameState, card: object) -> Card:
     if state.phase is not Phase.PLAY_TURNS or not due:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
     seat = cast(int, state.current_player)  # the turns phase always has one
-    player = state.players[seat]
-    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
-        _fail("T7", f"{quote(card)} is not a card")
-    card = cast(Card, card)
+    hand = state.players[seat].hand
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")
+    held = _own_card(hand, card, "T7", f"seat {seat}")
     last = state.turn.last_discard
-    key = card.sort_key
-    # The hand's own card, not the caller's, goes onto the discard pile.
-    own = next((o for o in discard_options(player.hand, due, last) if o.sort_key == key), None)
-    if own is None:
-        if hand_without(player.hand, card) is None:
-            _fail("T7", f"seat {seat} holds no {card} card")
-        if last is not None and card.sort_key < last.sort_key:
-            _fail("T7", f"discards go in hand order: {card} comes before {last}, discarded last")
-        _fail("T7", f"after {card} too few cards remain for the {due} discards due")
-    return own
-
-
-def verify_discard_card(state: GameState, card: Card) -> None:
-    """Raise :class:`IllegalMoveError` unless the current player may discard
-    ``card`` now (T7): discards are due, ``card`` is in hand and not special
-    feed, it does not come before the card discarded last, and it leaves
-    enough cards at or after it for the discards still due."""
-    _verified_discard(state, card)
-
-
-def can_discard_card(state: GameState, card: Card) -> bool:
-    """Whether :func:`discard_card` is allowed (see :func:`verify_discard_card`)."""
-    return _passes(verify_discard_card, state, card)
+    if last is not None and held.sort_key < last.sort_key:
+        _fail("T7", f"discards go in hand order: {held} comes before {last}, discarded last")
+    if all(option.sort_key != held.sort_key for option in discard_options(hand, due, last)):
+        _fail("T7", f"after {held} too few cards remain for the {due} discards due")
+    move = discard_move(held)  # one move per card value, shared with legal_moves
+    return move if move.card is held else DiscardCard(held)
 
 
 def discard_card(state: GameState, card: Card) -> GameState:
@@ -898,7 +932,10 @@ def discard_card(state: GameState, card: Card) -> GameState:
     the discards still due. When the last one is made, or the rest leave no
     choice, the turn is over. Checked by :func:`verify_discard_card`.
     """
-    own = _verified_discard(state, card)
+    return _discard_card(state, verify_discard_card(state, card))
+
+
+def _discard_card(state: GameState, move: DiscardCard) -> GameState:
     seat = cast(int, state.current_player)
     player = state.players[seat]
     return _discard_down(
@@ -909,7 +946,7 @@ def discard_card(state: GameState, card: Card) -> GameState:
         player.value_pile,
         state.discard_pile,
         state.turn.discards_due,
-        own,
+        move.card,
     )
 
 
@@ -939,7 +976,7 @@ def _discard_down(
         state.players, seat, PlayerState(player.cart, hand, player.goods, value_pile)
     )
     if due:
-        return _within_round(
+        return _next_state(
             state,
             players=players,
             discard_pile=discard,
@@ -949,62 +986,65 @@ def _discard_down(
     return _next_turn(state, seat, players, discard)
 
 
-def _next_turn(
-    state: GameState, seat: int, players: tuple[PlayerState, ...], discard: Pile
-) -> GameState:
-    """After ``seat``'s turn: the next player's turn, or the end of the round (R5, R6)."""
-    following = (seat + 1) % state.num_players
-    if following != state.dealer:
-        return _within_round(
-            state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
-        )
-    return _end_round(
-        _within_round(
-            state, players=players, discard_pile=discard, current_player=seat, turn=NO_TURN
-        )
+# === One table: each move type, its check and its action ========================
+
+MOVE_RULES: dict[type, tuple[Any, Any]] = {
+    PlayRoute: (lambda s, m: verify_play_route(s, m.kind, m.to, m.take), _play_route),
+    EndTurn: (lambda s, m: verify_end_turn(s), _end_turn),
+    TakePile: (lambda s, m: verify_take_pile(s, m.pile), _take_pile),
+    PlayRequest: (lambda s, m: verify_play_request(s, m.request, m.delivered), _play_request),
+    DiscardCard: (lambda s, m: verify_discard_card(s, m.card), _discard_card),
+    PlayFeedMove: (lambda s, m: verify_play_feed_move(s, m.to, m.take), _play_feed_move),
+    PlayExtraGood: (lambda s, m: verify_play_extra_good(s, m.good), _play_extra_good),
+    PlayFeedExtraGood: (
+        lambda s, m: verify_play_feed_extra_good(s, m.good),
+        _play_feed_extra_good,
+    ),
+    DiscardPile: (lambda s, m: verify_discard_dealer_pile(s, m.pile), _discard_dealer_pile),
+}
+"""Each move type: ``(check, act)``. ``check(state, move)`` is the move's
+``verify_x``, giving the checked move; ``act(state, checked)`` applies it.
+:func:`troedler.apply_move` and :func:`troedler.verify_move` dispatch here."""
+
+
+# Whether an action would pass: is_legal(state, move) answers it for every
+# move. The can_x functions of 0.2 still work for one release, with a warning.
+_CAN = frozenset(
+    f"can_{name}"
+    for name in (
+        "take_pile",
+        "discard_dealer_pile",
+        "play_route",
+        "play_extra_good",
+        "play_feed_move",
+        "play_feed_extra_good",
+        "play_request",
+        "end_turn",
+        "discard_card",
+        "turn_up",
     )
-
-
-def _end_round(state: GameState) -> GameState:
-    threshold = state.rules.end_threshold
-    if any(len(p.value_pile) - p.feed_used >= threshold for p in state.players):
-        return attrs.evolve(state, phase=Phase.GAME_OVER, current_player=None)
-    following = GameState(
-        state.rules,
-        state.board,
-        state.cards,
-        state.seed,
-        state.shuffles,
-        state.round + 1,
-        (state.dealer + 1) % state.num_players,
-        Phase.TAKE_PILES,
-        None,
-        state.game_round_pile,
-        (),
-        state.discard_pile,
-        state.village_goods,
-        state.players,
-        NO_TURN,
-    )
-    if state.rules.explicit_chance:
-        return start_forming(following)
-    return form_piles(following)
-
-
-def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return items[:index] + (value,) + items[index + 1 :]
+)
 
 
 def __getattr__(name: str) -> object:
-    # discard_pile was this action's name until 0.2; it is also the state's
-    # field. Deprecated, gone in the release after.
-    if name == "discard_pile":
+    # Deprecated in 0.3, gone in the release after: is_legal answers for a move.
+    if name in _CAN:
         import warnings  # noqa: PLC0415 (only on the deprecated path)
 
+        verify = globals()[f"verify_{name[4:]}"]
         warnings.warn(
-            "troedler.actions.discard_pile is now discard_dealer_pile",
+            f"troedler.actions.{name} is deprecated: use troedler.is_legal(state, move)",
             DeprecationWarning,
             stacklevel=2,
         )
-        return discard_dealer_pile
+
+        def can(state: GameState, *args: object) -> bool:
+            try:
+                verify(state, *args)
+            except IllegalMoveError:
+                return False
+            return True
+
+        can.__name__ = name
+        return can
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

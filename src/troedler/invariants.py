@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Sequence
 
 from troedler.board import Board
 from troedler.cards import (
@@ -31,32 +32,40 @@ from troedler.errors import TroedlerError, quote, some_of
 from troedler.goods import GOODS_PER_KIND, Goods
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.rulebook import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PILE_SIZE,
     SETUP_SHUFFLES,
+    VALUE_PILE_TYPES,
     discard_candidates,
     goods_per_kind,
     goods_problem,
     most_carried,
+    most_shuffles,
     next_to_take,
     pile_count,
     pile_takes,
+    round_cards,
+    setup_portion,
+    taker,
 )
 from troedler.rules import Rules
 from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
+    "Problem",
     "cards_in_play",
     "cards_in_state",
     "check_invariants",
     "hand_size_problems",
+    "located_problems",
     "pending_discard_problem",
     "problems",
+    "public_problems",
     "setup_goods_problem",
     "taker_problem",
 ]
-
-_MAX_CARDS = 200
-"""More than the game's cards: a bound for counts of cards."""
 
 
 def cards_in_play(cards: CardCatalogue, board: Board, num_players: int) -> Counter[Card]:
@@ -111,72 +120,228 @@ def check_invariants(state: GameState) -> None:
         raise TroedlerError("state breaks its invariants: " + some_of(found, 3, separator="; "))
 
 
+Problem = tuple[str, str]
+"""A problem of a position: the field at fault (a :class:`GameState`
+field's name, or ``""`` for the position as a whole) and what is wrong."""
+
+
 def problems(state: GameState) -> list[str]:
     """What is wrong with ``state`` as a position of the game: empty if nothing.
 
     The facts :func:`check_invariants` checks, as sentences.
     """
+    return [message for _field, message in located_problems(state)]
+
+
+def located_problems(state: GameState) -> list[Problem]:
+    """:func:`problems`, each with the field of ``state`` at fault, so that a
+    reader can name the part of its input that is wrong.
+
+    The facts that every seat sees are checked by the same functions that
+    check a seat's :class:`~troedler.Observation` (:func:`public_problems`);
+    the rest (hands, value piles, every card in its place) only here.
+    """
     shape = _shape_problem(state)
     if shape is not None:
-        return [shape]
-    problems = []
+        return [("", shape)]
+    found: list[Problem] = []
     n = state.num_players
     if n != state.rules.num_players:
-        problems.append(f"{n} players but rules for {state.rules.num_players}")
+        found.append(("players", f"{n} players but rules for {state.rules.num_players}"))
     if len(state.village_goods) != len(state.board.villages):
-        problems.append("village_goods does not match the board")
-    places = cards_in_state(state)
+        found.append(("village_goods", "village_goods does not match the board"))
+    for player in state.players:
+        if not state.board.has_village(player.cart):
+            found.append(("players", f"a cart stands on unknown village {quote(player.cart)}"))
+    if found:
+        return found  # the checks below read seats and villages
     for seat, player in enumerate(state.players):
         for name, cards in (("hand", player.hand), ("value pile", player.value_pile)):
             if list(cards) != sorted(cards, key=card_sort_key):
-                problems.append(f"the {name} of seat {seat} is not in hand order")
-        if any(not isinstance(card, SpecialFeedCard | RequestCard) for card in player.value_pile):
-            problems.append(
-                f"the value pile of seat {seat} holds a card other than feed or requests"
+                found.append(("players", f"the {name} of seat {seat} is not in hand order"))
+        if any(not isinstance(card, VALUE_PILE_TYPES) for card in player.value_pile):
+            found.append(
+                (
+                    "players",
+                    f"the value pile of seat {seat} holds a card other than feed or requests",
+                )
             )
-        if not state.board.has_village(player.cart):
-            problems.append(f"a cart stands on unknown village {quote(player.cart)}")
+    places = cards_in_state(state)
     expected = cards_in_play(state.cards, state.board, n)
     if places != expected:
-        extra = places - expected
-        missing = expected - places
-        problems.append(
-            f"cards differ from the game's: extra {some_of(sorted(map(str, extra.elements())))}, "
-            f"missing {some_of(sorted(map(str, missing.elements())))}"
-        )
-    problems.extend(_reachability_problems(state))
-    if not 0 <= state.dealer < n:
-        problems.append(f"dealer {state.dealer} is not a seat")
-    if state.phase is Phase.GAME_OVER or state.phase.is_chance:
-        if state.current_player is not None:
-            problems.append(f"no player is to move in the {state.phase.value} phase")
-    elif state.current_player is None or not 0 <= state.current_player < n:
-        problems.append(f"current player {state.current_player} is not a seat")
-    if state.phase is Phase.TAKE_PILES:
-        if len(state.dealer_piles) != pile_count(n):
-            problems.append(f"{len(state.dealer_piles)} dealer piles, not {pile_count(n)}")
-        elif any(pile is not None and len(pile) > PILE_SIZE for pile in state.dealer_piles):
-            problems.append(f"a dealer pile holds more than {PILE_SIZE} cards")
-        else:
-            found = taker_problem(
-                state.rules, state.dealer, state.current_player, state.dealer_piles.count(None)
+        extra = sorted(map(str, (places - expected).elements()))
+        missing = sorted(map(str, (expected - places).elements()))
+        found.append(
+            (
+                "",
+                f"the cards are not those of the game (C2): extra {some_of(extra)}, "
+                f"missing {some_of(missing)}",
             )
-            if found:
-                problems.append(found)
-    elif state.phase is Phase.FORM_PILES:
-        if len(state.dealer_piles) != pile_count(n):
-            problems.append(f"{len(state.dealer_piles)} dealer piles, not {pile_count(n)}")
-    elif state.dealer_piles:
-        problems.append("dealer piles lie on the table outside the take-piles phase")
-    if state.phase is not Phase.PLAY_TURNS and state.turn != NO_TURN:
-        problems.append("a turn is under way outside the turns phase")
+        )
     turn = state.turn
-    if turn.discards_due:
-        if turn.played or turn.delivered_to:
-            problems.append("discards are due, yet the turn still holds played cards")
-    elif turn.last_discard is not None:
-        problems.append("a last discard is recorded, yet no discard is due")
-    return problems
+    found.extend(
+        public_problems(
+            state.rules,
+            state.board,
+            state.cards,
+            state.phase,
+            state.round,
+            state.shuffles,
+            state.dealer,
+            state.current_player,
+            state.village_goods,
+            tuple(p.goods for p in state.players),
+            tuple(len(p.hand) for p in state.players),
+            tuple(None if pile is None else len(pile) for pile in state.dealer_piles),
+            state.discard_pile.cards,
+            turn,
+        )
+    )
+    found.extend(_chance_problems(state))
+    found.extend(_pending_discard_problems(state))
+    return found
+
+
+def public_problems(
+    rules: Rules,
+    board: Board,
+    cards: CardCatalogue,
+    phase: Phase,
+    round_number: int,
+    shuffles: int,
+    dealer: int,
+    current: int | None,
+    village_goods: tuple[Goods, ...],
+    player_goods: tuple[Goods, ...],
+    hand_sizes: tuple[int, ...],
+    pile_sizes: tuple[int | None, ...],
+    discard: Sequence[Card | None],
+    turn: Turn,
+) -> list[Problem]:
+    """What no game can reach, in the facts every seat sees: the same checks
+    for a :class:`GameState` and a seat's :class:`~troedler.Observation`.
+
+    ``pile_sizes`` holds each dealer pile's size (None: gone), ``discard``
+    the discard pile bottom to top (None: a card not known), ``turn`` the
+    turn so far. Goods (C1, S4), seats and phase (R1, R5), shuffles (R3),
+    dealer piles (R2, R4), hand sizes (R4, T7), the set-up pile (S5, I2) and
+    the turn (T4, T7).
+    """
+    setting_up = phase is Phase.SET_UP
+    goods = goods_problem(goods_per_kind((*village_goods, *player_goods)), in_bag=setting_up)
+    if not goods and setting_up and rules.explicit_chance:
+        goods = setup_goods_problem(board, village_goods, player_goods)
+    sizes = hand_size_problems(
+        rules, phase, dealer, current, pile_sizes.count(None), hand_sizes, len(turn.played)
+    )
+    found = [
+        ("village_goods", goods),
+        ("current_player", _seat_problem(rules.num_players, phase, dealer, current)),
+        ("shuffles", _shuffle_problem(phase, round_number, shuffles)),
+        ("dealer_piles", _pile_problem(rules, phase, dealer, current, pile_sizes)),
+        ("discard_pile", _setup_pile_problem(rules, cards, phase, shuffles, discard)),
+        ("players", sizes[0] if sizes else None),
+        ("turn", _turn_problem(rules, board, phase, current, hand_sizes, discard, turn)),
+    ]
+    return [(field, problem) for field, problem in found if problem]
+
+
+def _seat_problem(n: int, phase: Phase, dealer: int, current: int | None) -> str | None:
+    """The dealer is a seat; a player is to move exactly when one decides (R1, R5)."""
+    if not 0 <= dealer < n:
+        return f"dealer {dealer} is not a seat"
+    if phase is Phase.GAME_OVER or phase.is_chance:
+        return None if current is None else f"no player is to move in the {phase.value} phase"
+    if current is None or not 0 <= current < n:
+        return f"current player {current} is not a seat"
+    return None
+
+
+def _shuffle_problem(phase: Phase, round_number: int, shuffles: int) -> str | None:
+    """Four shuffles at set-up, then at most two a round (S4-S6, R3)."""
+    if shuffles != 0 if phase is Phase.SET_UP else shuffles < SETUP_SHUFFLES:
+        return f"{shuffles} shuffles: 0 while setting up, else at least {SETUP_SHUFFLES}"
+    if shuffles > most_shuffles(round_number):
+        return f"{shuffles} shuffles by round {round_number}: at most two a round"
+    return None
+
+
+def _pile_problem(
+    rules: Rules, phase: Phase, dealer: int, current: int | None, sizes: tuple[int | None, ...]
+) -> str | None:
+    """The dealer piles: players + 1 while they are formed and taken, none
+    otherwise, up to four cards each, taken in turn (R2, R4)."""
+    if phase is not Phase.TAKE_PILES and phase is not Phase.FORM_PILES:
+        return "dealer piles lie on the table outside the take-piles phase" if sizes else None
+    if len(sizes) != pile_count(rules.num_players):
+        return f"{len(sizes)} dealer piles, not {pile_count(rules.num_players)}"
+    if any(size is not None and size > PILE_SIZE for size in sizes):
+        return f"a dealer pile holds more than {PILE_SIZE} cards"
+    if phase is Phase.TAKE_PILES:
+        return taker_problem(rules, dealer, current, sizes.count(None))
+    return None
+
+
+def _setup_pile_problem(
+    rules: Rules, cards: CardCatalogue, phase: Phase, shuffles: int, discard: Sequence[Card | None]
+) -> str | None:
+    """Until the first reshuffle the set-up pile lies at the bottom of the
+    discard pile, and everyone knows what it is made of (S5, I2): its known
+    cards and its unknown ones (None) add up to its requests and feed."""
+    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
+        return "the rules' set-up takes more requests or feed than the cards hold (S5)"
+    portion = setup_portion(rules)
+    if phase is Phase.SET_UP or shuffles != SETUP_SHUFFLES or not portion:
+        return None  # the set-up itself is checked with explicit chance
+    bottom = discard[:portion]
+    feed = sum(1 for card in bottom if type(card) is SpecialFeedCard)
+    requests = sum(1 for card in bottom if type(card) is RequestCard)
+    unknown = sum(1 for card in bottom if card is None)
+    if (
+        len(bottom) == portion == feed + requests + unknown
+        and feed <= rules.setup_feed
+        and requests <= rules.setup_requests
+    ):
+        return None
+    return (
+        f"no reshuffle yet, so the discard pile starts with the set-up's "
+        f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)"
+    )
+
+
+def _turn_problem(
+    rules: Rules,
+    board: Board,
+    phase: Phase,
+    current: int | None,
+    hand_sizes: tuple[int, ...],
+    discard: Sequence[Card | None],
+    turn: Turn,
+) -> str | None:
+    """The turn so far: one request played for each village delivered to,
+    once each (T4); discards due only once the turn's cards are put away,
+    from a hand that far over the limit, the last one on top (T7)."""
+    if phase is not Phase.PLAY_TURNS and turn != NO_TURN:
+        return "a turn is under way outside the turns phase"
+    requests = sum(1 for card in turn.played if type(card) is RequestCard)
+    delivered, due, last = turn.delivered_to, turn.discards_due, turn.last_discard
+    if len(set(delivered)) != len(delivered):
+        return "a village received two goods requests in one turn (T4)"
+    if requests != len(delivered):
+        return f"the turn played {requests} goods requests for {len(delivered)} villages (T4)"
+    if any(not board.has_village(village) for village in delivered):
+        return "the turn delivered to a village not on the board"
+    if not due:
+        return None if last is None else "a last discard is recorded, yet no discard is due (T7)"
+    if turn.played or delivered:
+        return "discards are due, yet the turn still holds played cards (T7)"
+    if phase is Phase.PLAY_TURNS and current is not None and 0 <= current < len(hand_sizes):
+        held, limit = hand_sizes[current], rules.hand_limit
+        if held != limit + due:
+            return f"{due} discards are due from a hand of {held}, hand limit {limit} (T7)"
+        if last is not None and (not discard or discard[-1] != last):
+            return "the card discarded last is not on top of the discard pile (T7)"
+    return None
 
 
 def _cards_problem(cards: object, name: str) -> str | None:
@@ -237,8 +402,8 @@ def _shape_problem(state: object) -> str | None:
     goods = state.village_goods
     if type(goods) is not tuple or not all(isinstance(g, Goods) for g in goods):
         return "village_goods must be a tuple of Goods"
-    if type(state.players) is not tuple or not 2 <= len(state.players) <= 4:
-        return "players must be a tuple of 2 to 4 PlayerState"
+    if type(state.players) is not tuple or not MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS:
+        return f"players must be a tuple of {MIN_PLAYERS} to {MAX_PLAYERS} PlayerState"
     for seat, player in enumerate(state.players):
         if not isinstance(player, PlayerState):
             return f"players[{seat}] must be a PlayerState, not {quote(player)}"
@@ -260,7 +425,7 @@ def _shape_problem(state: object) -> str | None:
         isinstance(village, str) for village in turn.delivered_to
     ):
         return "turn.delivered_to must be a tuple of village names"
-    found = _int_problem(turn.discards_due, "turn.discards_due", 0, _MAX_CARDS)
+    found = _int_problem(turn.discards_due, "turn.discards_due", 0, MAX_CARDS)
     if found:
         return found
     if turn.last_discard is not None and type(turn.last_discard) not in CARD_TYPES:
@@ -268,76 +433,24 @@ def _shape_problem(state: object) -> str | None:
     return None
 
 
-def _reachability_problems(state: GameState) -> list[str]:
-    """What no game can reach: goods, hands, the set-up pile and the turn (C1,
-    S5, R4, T4, T7, I2)."""
-    found = []
-    rules = state.rules
-    setting_up = state.phase is Phase.SET_UP
-    counts = goods_per_kind((*state.village_goods, *(p.goods for p in state.players)))
-    goods = goods_problem(counts, in_bag=setting_up)
-    if goods:
-        found.append(goods)
-    found.extend(_chance_problems(state, counts))
-    if state.shuffles != 0 if setting_up else state.shuffles < SETUP_SHUFFLES:
-        found.append(
-            f"{state.shuffles} shuffles: 0 while setting up, else at least {SETUP_SHUFFLES}"
-        )
-    elif state.shuffles > SETUP_SHUFFLES + 2 * state.round:
-        found.append(f"{state.shuffles} shuffles by round {state.round}: at most two a round")
-    portion = rules.setup_requests + rules.setup_feed
-    if (
-        rules.setup_requests > len(state.cards.requests)
-        or rules.setup_feed > state.cards.special_feed
-    ):
-        found.append("the rules' set-up takes more requests or feed than the cards hold (S5)")
-    elif state.shuffles == SETUP_SHUFFLES and portion:
-        # Until the first reshuffle the set-up pile lies at the bottom of the
-        # discard pile, and everyone knows what it is made of (I2).
-        bottom = state.discard_pile.cards[:portion]
-        feed = sum(1 for card in bottom if type(card) is SpecialFeedCard)
-        requests = sum(1 for card in bottom if type(card) is RequestCard)
-        if (len(bottom), feed, requests) != (portion, rules.setup_feed, rules.setup_requests):
-            found.append(
-                f"no reshuffle yet, so the discard pile starts with the set-up's "
-                f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)"
-            )
-    found.extend(_hand_size_problems(state))
-    turn = state.turn
-    requests_played = sum(1 for card in turn.played if type(card) is RequestCard)
-    if len(set(turn.delivered_to)) != len(turn.delivered_to):
-        found.append("a village received two goods requests in one turn (T4)")
-    elif requests_played != len(turn.delivered_to):
-        found.append(
-            f"the turn played {requests_played} goods requests but delivered to "
-            f"{len(turn.delivered_to)} villages (T4)"
-        )
-    if any(not state.board.has_village(village) for village in turn.delivered_to):
-        found.append("the turn delivered to a village not on the board")
-    found.extend(_pending_discard_problems(state))
-    return found
-
-
-def _chance_problems(state: GameState, goods_per_kind: list[int]) -> list[str]:
+def _chance_problems(state: GameState) -> list[Problem]:
     """What a game with explicit chance (or without it) cannot reach."""
     rules = state.rules
     if not rules.explicit_chance:
         if state.phase.is_chance:
-            return [f"a seeded game never waits in the {state.phase.value} phase"]
+            return [("phase", f"a seeded game never waits in the {state.phase.value} phase")]
         return []
-    found = []
+    found: list[Problem] = []
     pile = state.game_round_pile
     if pile != sort_hand(pile):
-        found.append("with explicit chance the game-round pile is kept in hand order")
-    if state.phase is Phase.SET_UP:
-        goods = setup_goods_problem(
-            state.board, state.village_goods, tuple(p.goods for p in state.players)
+        found.append(
+            ("game_round_pile", "with explicit chance the game-round pile is kept in hand order")
         )
-        if goods:
-            found.append(goods)
+    if state.phase is Phase.SET_UP:
         if any(player.value_pile for player in state.players):
-            found.append("a value pile holds cards before the game is set up")
+            found.append(("players", "a value pile holds cards before the game is set up"))
         # The goods are dealt first (S4), then the set-up pile is laid (S5).
+        dealt = min(goods_per_kind((*state.village_goods, *(p.goods for p in state.players))))
         laid = state.discard_pile.cards
         feed = sum(1 for card in laid if type(card) is SpecialFeedCard)
         requests = sum(1 for card in laid if type(card) is RequestCard)
@@ -345,21 +458,33 @@ def _chance_problems(state: GameState, goods_per_kind: list[int]) -> list[str]:
             feed + requests != len(laid)
             or feed > rules.setup_feed
             or requests > rules.setup_requests
-            or (laid and min(goods_per_kind) < GOODS_PER_KIND)
+            or (laid and dealt < GOODS_PER_KIND)
         ):
-            found.append("the set-up pile being laid holds other cards than its own (S4, S5)")
+            found.append(
+                (
+                    "discard_pile",
+                    "the set-up pile being laid holds other cards than its own (S4, S5)",
+                )
+            )
         feed_left, requests_left = rules.setup_feed - feed, rules.setup_requests - requests
-        if min(goods_per_kind) == GOODS_PER_KIND and feed_left <= 0 and requests_left <= 0:
-            found.append("the set-up is complete, so the game has left the set-up phase")
+        if dealt == GOODS_PER_KIND and feed_left <= 0 and requests_left <= 0:
+            found.append(("phase", "the set-up is complete, so the game has left the set-up phase"))
         elif hand_count(pile, SPECIAL_FEED) < feed_left or (
             sum(1 for card in pile if type(card) is RequestCard) < requests_left
         ):
-            found.append("the game-round pile lacks the cards the set-up pile still takes (S5)")
+            found.append(
+                (
+                    "game_round_pile",
+                    "the game-round pile lacks the cards the set-up pile still takes (S5)",
+                )
+            )
     elif state.phase is Phase.FORM_PILES:
         turned_up = sum(len(dealer_pile or ()) for dealer_pile in state.dealer_piles)
         # An empty game-round pile is reshuffled or ends forming at once (R3).
-        if not pile or turned_up >= PILE_SIZE * len(state.dealer_piles):
-            found.append("forming is over, so the game has left the forming phase (R2, R3)")
+        if not pile or turned_up >= round_cards(rules.num_players):
+            found.append(
+                ("phase", "forming is over, so the game has left the forming phase (R2, R3)")
+            )
     return found
 
 
@@ -389,21 +514,18 @@ def setup_goods_problem(
     return None
 
 
-def _pending_discard_problems(state: GameState) -> list[str]:
-    """A hand-limit discard that is due but cannot be made as it stands (T7)."""
+def _pending_discard_problems(state: GameState) -> list[Problem]:
+    """A hand-limit discard that is due but cannot be made from the hand as it
+    stands (T7); the public side (the hand's size, the last discard on top)
+    is :func:`public_problems`'."""
     turn = state.turn
-    due = turn.discards_due
-    if not due or state.phase is not Phase.PLAY_TURNS or state.current_player is None:
+    due, seat, limit = turn.discards_due, state.current_player, state.rules.hand_limit
+    if not due or state.phase is not Phase.PLAY_TURNS or seat is None:
         return []
-    if not 0 <= state.current_player < len(state.players):
-        return []  # reported with the seats
-    hand = state.players[state.current_player].hand
-    problem = pending_discard_problem(hand, due, turn.last_discard, state.rules.hand_limit)
-    if problem:
-        return [problem]
-    if turn.last_discard is not None and state.discard_pile.top != turn.last_discard:
-        return ["the card discarded last is not on top of the discard pile (T7)"]
-    return []
+    if not 0 <= seat < len(state.players) or len(state.players[seat].hand) != limit + due:
+        return []  # reported with the seats or the turn
+    problem = pending_discard_problem(state.players[seat].hand, due, turn.last_discard, limit)
+    return [("turn", problem)] if problem else []
 
 
 def pending_discard_problem(
@@ -417,19 +539,6 @@ def pending_discard_problem(
     if after < due:
         return f"{due} discards are due, but only {after} cards may still go (T7)"
     return None
-
-
-def _hand_size_problems(state: GameState) -> list[str]:
-    """Hands larger than the rules allow at this moment (R4, T7)."""
-    return hand_size_problems(
-        state.rules,
-        state.phase,
-        state.dealer,
-        state.current_player,
-        state.dealer_piles.count(None),
-        tuple(len(player.hand) for player in state.players),
-        len(state.turn.played),
-    )
 
 
 def hand_size_problems(
@@ -458,7 +567,7 @@ def hand_size_problems(
     elif phase is Phase.TAKE_PILES:
         most = [carried] * n
         for k in range(min(pile_takes(rules, piles_gone), n)):
-            most[(dealer + 1 + k) % n] = carried + PILE_SIZE
+            most[taker(dealer, n, k)] = carried + PILE_SIZE
     elif phase is Phase.PLAY_TURNS:
         if current is None or not 0 <= current < n:
             return []

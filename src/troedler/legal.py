@@ -10,10 +10,7 @@ from __future__ import annotations
 import functools
 from typing import cast
 
-import attrs
-
 from troedler import actions
-from troedler.board import Board, RouteKind
 from troedler.cards import (
     ExtraGoodCard,
     RequestCard,
@@ -21,72 +18,25 @@ from troedler.cards import (
     SpecialFeedCard,
 )
 from troedler.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.goods import Good, Goods
+from troedler.goods import Goods
 from troedler.moves import (
-    DiscardCard,
-    DiscardPile,
-    EndTurn,
+    DISCARD_PILE_MOVES,
+    END_TURN,
+    EXTRA_GOOD_MOVES,
+    FEED_EXTRA_GOOD_MOVES,
+    TAKE_PILE_MOVES,
     Move,
-    PlayExtraGood,
-    PlayFeedExtraGood,
-    PlayFeedMove,
     PlayRequest,
-    PlayRoute,
-    TakePile,
+    board_moves,
     discard_move,
 )
+from troedler.rulebook import MAX_PLAYERS, dealer_discards_first, pile_count
 from troedler.state import GameState, Phase
 
 __all__ = ["apply_move", "is_legal", "legal_moves", "verify_move"]
 
-
-MAX_PILES = 5
+MAX_PILES = pile_count(MAX_PLAYERS)
 """Dealer piles with the most players: four players + 1 (R2)."""
-
-_TAKE = tuple(TakePile(i) for i in range(MAX_PILES))
-_DISCARD = tuple(DiscardPile(i) for i in range(MAX_PILES))
-_EXTRA = tuple(PlayExtraGood(good) for good in Good)
-_FEED_EXTRA = tuple(PlayFeedExtraGood(good) for good in Good)
-_END = EndTurn()
-
-# One destination: (village index, its moves). The moves are indexed by what is
-# taken on arrival: [0] nothing, [1 + good] that good.
-_Arrivals = tuple[tuple[int, tuple[Move, ...]], ...]
-
-
-@attrs.frozen(eq=False)
-class _MoveTable:
-    """Every route and feed move of one board, built once, so that listing
-    moves builds no records."""
-
-    routes: tuple[tuple[_Arrivals, ...], ...]
-    """routes[village][kind]: where a route card of that kind leads."""
-    feed: tuple[_Arrivals, ...]
-    """feed[village]: where special feed leads."""
-
-
-@functools.lru_cache(maxsize=8)
-def _move_table(board: Board) -> _MoveTable:
-    def arrivals(village: int, kind: RouteKind | None) -> _Arrivals:
-        result = []
-        for there in board.targets(village, kind):
-            name = board.villages[there].name
-            if kind is None:
-                options: tuple[Move, ...] = (PlayFeedMove(name),) + tuple(
-                    PlayFeedMove(name, good) for good in Good
-                )
-            else:
-                options = (PlayRoute(kind, name),) + tuple(
-                    PlayRoute(kind, name, good) for good in Good
-                )
-            result.append((there, options))
-        return tuple(result)
-
-    count = len(board.villages)
-    return _MoveTable(
-        routes=tuple(tuple(arrivals(v, kind) for kind in RouteKind) for v in range(count)),
-        feed=tuple(arrivals(v, None) for v in range(count)),
-    )
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -114,9 +64,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         raise _not_a_state(state) from None
     if phase is Phase.TAKE_PILES:
         piles = state.dealer_piles
-        if state.rules.two_player_rules and None not in piles:
-            return _DISCARD[: len(piles)]
-        return tuple(_TAKE[i] for i, pile in enumerate(piles) if pile is not None)
+        if dealer_discards_first(state.rules, piles.count(None)):
+            return DISCARD_PILE_MOVES[: len(piles)]
+        return tuple(TAKE_PILE_MOVES[i] for i, pile in enumerate(piles) if pile is not None)
     return ()
 
 
@@ -128,7 +78,7 @@ def _not_a_state(value: object) -> ConfigurationError:
 def _turn_moves(state: GameState) -> tuple[Move, ...]:
     player = state.players[cast(int, state.current_player)]
     board = state.board
-    table = _move_table(board)
+    table = board_moves(board)
     village_goods = state.village_goods
     here = board.index(player.cart)
     moves: list[Move] = []
@@ -157,13 +107,13 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
 
     here_kinds = village_goods[here].kinds()
     if has_extra:
-        moves.extend(_EXTRA[good] for good in here_kinds)
+        moves.extend(EXTRA_GOOD_MOVES[good] for good in here_kinds)
     if feed:
         for there, options in table.feed[here]:
             add(options[0])
             for good in village_goods[there].kinds():
                 add(options[good + 1])
-        moves.extend(_FEED_EXTRA[good] for good in here_kinds)
+        moves.extend(FEED_EXTRA_GOOD_MOVES[good] for good in here_kinds)
     if requests and not village_goods[here] and player.cart not in state.turn.delivered_to:
         held = player.goods
         for request in requests:
@@ -175,7 +125,7 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
             # Only goods up to the request's size matter, so cap for more cache hits.
             capped = tuple(n if n < size else size for n in held.counts)
             moves.extend(_request_moves(request, capped, min(feed, size)))
-    add(_END)
+    add(END_TURN)
     return tuple(moves)
 
 
@@ -213,30 +163,22 @@ def _request_moves(
     return tuple(PlayRequest(request, Goods.of_counts(counts)) for _cost, counts in found)
 
 
-_MOVE_TYPES = frozenset(
-    (
-        TakePile,
-        DiscardPile,
-        PlayRoute,
-        PlayExtraGood,
-        PlayFeedMove,
-        PlayFeedExtraGood,
-        PlayRequest,
-        EndTurn,
-        DiscardCard,
-    )
-)
+_RULES = actions.MOVE_RULES
 
 
 def _verify_mover(state: GameState, move: object, seat: object) -> None:
-    """The checks every move passes first: it is a move, the game goes on
-    (E1), and ``seat``, if given, is the one to move (R4, R5)."""
-    if type(move) not in _MOVE_TYPES:
+    """The checks every move passes first, at the door: it is a move, ``state``
+    is a state, the game goes on (E1), and ``seat``, if given, is the one to
+    move (R4, R5)."""
+    if type(move) not in _RULES:
+        if isinstance(move, str):
+            raise IllegalMoveError(
+                "T1", f"{quote(move)} is text, not a move: read it with parse_move(text, state)"
+            )
         raise IllegalMoveError("T1", f"{quote(move)} is not a move")
-    try:
-        phase = state.phase
-    except AttributeError:
-        raise _not_a_state(state) from None
+    if not isinstance(state, GameState):
+        raise _not_a_state(state)
+    phase = state.phase
     if phase is Phase.GAME_OVER:
         raise IllegalMoveError("E1", "the game is over")
     # A bool or a float equal to the seat is not the seat.
@@ -247,10 +189,10 @@ def _verify_mover(state: GameState, move: object, seat: object) -> None:
         )
 
 
-def verify_move(state: GameState, move: Move, *, seat: int | None = None) -> None:
-    """Raise :class:`IllegalMoveError` naming the rule unless ``move`` is allowed
-    in ``state`` (for ``seat``, if given); the checks of :func:`apply_move`,
-    without making the move.
+def verify_move(state: GameState, move: Move, *, seat: int | None = None) -> Move:
+    """The checked ``move``, made of the engine's own objects, if it is allowed
+    in ``state`` (for ``seat``, if given); else :class:`IllegalMoveError`
+    naming the rule. The checks of :func:`apply_move`, without making the move.
 
     >>> from troedler import TakePile, new_game
     >>> verify_move(new_game(2, seed=5), TakePile(0))
@@ -259,71 +201,26 @@ def verify_move(state: GameState, move: Move, *, seat: int | None = None) -> Non
     troedler.errors.IllegalMoveError: R4: seat 0, the dealer, first discards one of the 3 piles
     """
     _verify_mover(state, move, seat)
-    try:
-        match move:
-            case PlayRoute():
-                actions.verify_play_route(state, move.kind, move.to, move.take)
-            case EndTurn():
-                actions.verify_end_turn(state)
-            case TakePile():
-                actions.verify_take_pile(state, move.pile)
-            case PlayRequest():
-                actions.verify_play_request(state, move.request, move.delivered)
-            case DiscardCard():
-                actions.verify_discard_card(state, move.card)
-            case PlayFeedMove():
-                actions.verify_play_feed_move(state, move.to, move.take)
-            case PlayExtraGood():
-                actions.verify_play_extra_good(state, move.good)
-            case PlayFeedExtraGood():
-                actions.verify_play_feed_extra_good(state, move.good)
-            case DiscardPile():
-                actions.verify_discard_dealer_pile(state, move.pile)
-    except AttributeError:
-        if isinstance(state, GameState):
-            raise
-        raise _not_a_state(state) from None
+    check, _act = _RULES[type(move)]
+    return cast(Move, check(state, move))
 
 
 def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> GameState:
     """The state after ``move``; :class:`IllegalMoveError` if the rules forbid it.
 
     ``seat``, if given, is who makes the move: a server passes it so that a
-    move sent out of turn is refused. ``state`` itself is never changed. Each
-    action checks its move with its ``verify_`` function (see
-    :func:`verify_move`) before it makes it.
+    move sent out of turn is refused. ``state`` itself is never changed. The
+    move's ``verify_`` function (see :func:`verify_move`) checks it and gives
+    the checked move, which its action applies.
     """
-    if seat is not None or type(move) not in _MOVE_TYPES:
-        # Only then can the door's own checks fail: each action checks that
-        # the game goes on (E1) and that ``state`` is a state.
+    rules = _RULES.get(type(move))
+    if rules is None or seat is not None:
+        # Only then can the door's own checks fail: each verify_ function
+        # checks that ``state`` is a state and that the game goes on (E1).
         _verify_mover(state, move, seat)
-    try:
-        # One isinstance check per case, so the commonest moves come first.
-        match move:
-            case PlayRoute():
-                return actions.play_route(state, move.kind, move.to, move.take)
-            case EndTurn():
-                return actions.end_turn(state)
-            case TakePile():
-                return actions.take_pile(state, move.pile)
-            case PlayRequest():
-                return actions.play_request(state, move.request, move.delivered)
-            case DiscardCard():
-                return actions.discard_card(state, move.card)
-            case PlayFeedMove():
-                return actions.play_feed_move(state, move.to, move.take)
-            case PlayExtraGood():
-                return actions.play_extra_good(state, move.good)
-            case PlayFeedExtraGood():
-                return actions.play_feed_extra_good(state, move.good)
-            case DiscardPile():
-                return actions.discard_dealer_pile(state, move.pile)
-    except AttributeError:
-        # A look-alike of a state (an Observation, say) fails somewhere inside.
-        if isinstance(state, GameState):
-            raise
-        raise _not_a_state(state) from None
-    raise AssertionError("unreachable: every move type has a case")  # pragma: no cover
+        rules = _RULES[type(move)]
+    check, act = rules
+    return cast(GameState, act(state, check(state, move)))
 
 
 def is_legal(state: GameState, move: Move) -> bool:

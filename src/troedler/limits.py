@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from troedler.errors import ConfigurationError, quote
+from troedler.rulebook import most_shuffles
 
 __all__ = [
     "MAX_MOVES",
@@ -46,8 +47,8 @@ MAX_ROUNDS = 100_000
 """The highest round number a state may carry: no game of
 :data:`MAX_MOVES` moves comes near it."""
 
-MAX_SHUFFLES = 4 + 2 * MAX_ROUNDS
-"""The most shuffles a state may have made: four at set-up, at most two a round."""
+MAX_SHUFFLES = most_shuffles(MAX_ROUNDS)
+"""The most shuffles a state may have made: four at set-up, at most two a round (R3)."""
 
 
 def check_seed(seed: object) -> int:

@@ -23,10 +23,11 @@ import functools
 
 import attrs
 
-from troedler.board import RouteKind
+from troedler.board import Board, RouteKind
 from troedler.cards import CARD_TYPES, Card, RequestCard
 from troedler.errors import ConfigurationError, quote
 from troedler.goods import Good, Goods
+from troedler.rulebook import MAX_PLAYERS, pile_count
 
 __all__ = [
     "DiscardCard",
@@ -237,3 +238,60 @@ Move = (
     | DiscardCard
 )
 """Any decision a player can make."""
+
+
+# --- the engine's own moves ---------------------------------------------------
+#
+# Built once and shared: legal_moves lists them and the actions' verify_
+# functions return them, so that listing and checking moves builds no
+# records, and a checked move holds the engine's own objects.
+
+TAKE_PILE_MOVES = tuple(TakePile(i) for i in range(pile_count(MAX_PLAYERS)))
+"""``TakePile(i)`` for every dealer pile of the largest game (R2)."""
+DISCARD_PILE_MOVES = tuple(DiscardPile(i) for i in range(pile_count(MAX_PLAYERS)))
+"""``DiscardPile(i)`` for every dealer pile of the largest game (R4)."""
+EXTRA_GOOD_MOVES = tuple(PlayExtraGood(good) for good in Good)
+"""``PlayExtraGood(good)`` in :class:`~troedler.Good` order."""
+FEED_EXTRA_GOOD_MOVES = tuple(PlayFeedExtraGood(good) for good in Good)
+"""``PlayFeedExtraGood(good)`` in :class:`~troedler.Good` order."""
+END_TURN = EndTurn()
+
+Arrivals = tuple[tuple[int, tuple[Move, ...]], ...]
+"""The moves to each village one step away: (its index, its moves), the moves
+indexed by what is taken on arrival: [0] nothing, [1 + good] that good."""
+
+
+@attrs.frozen(eq=False)
+class BoardMoves:
+    """Every route and feed move of one board, built once."""
+
+    routes: tuple[tuple[Arrivals, ...], ...]
+    """routes[village][kind]: where a route card of that kind leads."""
+    feed: tuple[Arrivals, ...]
+    """feed[village]: where special feed leads."""
+
+
+@functools.lru_cache(maxsize=8)
+def board_moves(board: Board) -> BoardMoves:
+    """The route and feed moves of ``board`` (T2, T5a), by village and kind."""
+
+    def arrivals(village: int, kind: RouteKind | None) -> Arrivals:
+        result = []
+        for there in board.targets(village, kind):
+            name = board.villages[there].name
+            if kind is None:
+                options: tuple[Move, ...] = (PlayFeedMove(name),) + tuple(
+                    PlayFeedMove(name, good) for good in Good
+                )
+            else:
+                options = (PlayRoute(kind, name),) + tuple(
+                    PlayRoute(kind, name, good) for good in Good
+                )
+            result.append((there, options))
+        return tuple(result)
+
+    count = len(board.villages)
+    return BoardMoves(
+        routes=tuple(tuple(arrivals(v, kind) for kind in RouteKind) for v in range(count)),
+        feed=tuple(arrivals(v, None) for v in range(count)),
+    )

@@ -38,10 +38,10 @@ from troedler.cards import (
 )
 from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
 from troedler.goods import Goods
-from troedler.invariants import cards_in_play, cards_in_state, problems
+from troedler.invariants import located_problems, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem
+from troedler.rulebook import MAX_CARDS, TOTAL_GOODS
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.serialization import fingerprint
 from troedler.state import GameState, Phase, PlayerState, Turn
@@ -50,7 +50,7 @@ __all__ = ["MAX_POSITION_CHARS", "card_codes", "from_position_text", "position_t
 
 MAX_POSITION_CHARS = 20_000
 """Longest position text read: a real one is a few hundred characters."""
-MAX_CARDS_IN_LIST = 200
+MAX_CARDS_IN_LIST = MAX_CARDS
 """Most cards one list of a position may hold (as in the JSON formats)."""
 
 _SOURCE = "position"
@@ -70,6 +70,21 @@ _GOODS = re.compile(r"[A-Z]+\Z")
 _LIST_ITEM = re.compile(r"([a-z])([0-9]{0,3})|([A-Z]+)([0-9]{1,3})")
 
 _PHASES = {phase.name.lower(): phase for phase in Phase}
+
+_TEXT_FIELDS = {
+    "shuffles": "shuffles",
+    "round": "round",
+    "dealer": "dealer",
+    "phase": "phase",
+    "current_player": "to_move",
+    "game_round_pile": "pile",
+    "dealer_piles": "piles",
+    "discard_pile": "discard",
+    "village_goods": "villages",
+    "players": "seats",
+    "turn": "turn",
+}
+"""The field of the text that holds each field of a state, to name it in errors."""
 
 # Rules options other than the player count, written only where they differ
 # from the rulebook's (Rules.for_players), in this order.
@@ -424,10 +439,10 @@ def from_position_text(
         players=tuple(players),
         turn=turn,
     )
-    _check_conservation(state)
-    found = problems(state)
+    found = located_problems(state)
     if found:
-        raise _error("", "is not a state a game can reach: " + some_of(found, 3, separator="; "))
+        field, problem = found[0]
+        raise _error(_TEXT_FIELDS.get(field, ""), f"is not a state a game can reach: {problem}")
     return state
 
 
@@ -448,21 +463,3 @@ def _turn(text: str, board: Board) -> Turn:
         discards_due=_integer("turn.discards_due", due, 0, MAX_CARDS_IN_LIST),
         last_discard=last_cards[0] if last_cards else None,
     )
-
-
-def _check_conservation(state: GameState) -> None:
-    """Name the field at fault where goods or cards are not the game's (C1, C2)."""
-    per_kind = goods_per_kind((*state.village_goods, *(p.goods for p in state.players)))
-    wrong = goods_problem(per_kind, in_bag=state.phase is Phase.SET_UP)
-    if wrong is not None:
-        raise _error("villages", wrong)
-    found = cards_in_state(state)
-    expected = cards_in_play(state.cards, state.board, state.num_players)
-    if found != expected:
-        extra = sorted(map(_card_code, (found - expected).elements()))
-        missing = sorted(map(_card_code, (expected - found).elements()))
-        raise _error(
-            "",
-            f"the cards are not those of the game (C2): extra {some_of(extra)}, "
-            f"missing {some_of(missing)}",
-        )

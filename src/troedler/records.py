@@ -421,18 +421,3 @@ def replay(
     fields = Fields("record", "", {"fingerprint": record.fingerprint})
     board, cards = board_and_cards(fields, board, cards)
     return _replay(record, board, cards)
-
-
-def __getattr__(name: str) -> object:
-    # GameResult held the same facts as Outcome until 0.2; a record now holds
-    # the Outcome its replay gives. Deprecated, gone in the release after.
-    if name == "GameResult":
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        warnings.warn(
-            "troedler.records.GameResult is now troedler.Outcome (a record's result)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return Outcome
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,11 +7,14 @@ from typing import Any
 import attrs
 
 from troedler.errors import ConfigurationError, quote
+from troedler.rulebook import (
+    HAND_LIMIT,
+    PLAYER_COUNTS,
+    end_threshold,
+    setup_discards,
+)
 
 __all__ = ["Rules"]
-
-_END_THRESHOLD = {2: 7, 3: 6, 4: 5}
-_SETUP_DISCARDS = {2: 7, 3: 9, 4: 9}
 
 OPTION_RANGES = {
     "end_threshold": (1, 30),
@@ -43,7 +46,7 @@ class Rules:
     """Fulfilled requests on one value pile that end the game at round end (E1)."""
     two_player_rules: bool
     """Dealer discards a pile before taking (R4) and total damage by a margin (E4)."""
-    hand_limit: int = 4
+    hand_limit: int = HAND_LIMIT
     """Cards a player may keep after their turn (T7); 0 to 20."""
     setup_requests: int = 9
     """Goods requests shuffled into the set-up discard pile (S5)."""
@@ -59,8 +62,7 @@ class Rules:
     outcome (see :mod:`troedler.explicit`). False: chance comes from the seed."""
 
     def __attrs_post_init__(self) -> None:
-        if type(self.num_players) is not int or self.num_players not in _END_THRESHOLD:
-            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {quote(self.num_players)}")
+        _check_players(self.num_players)
         for name in ("two_player_rules", "reshuffle_mid_forming"):
             value = getattr(self, name)
             if type(value) is not bool:
@@ -77,17 +79,21 @@ class Rules:
     @classmethod
     def for_players(cls, num_players: int, **options: Any) -> Rules:
         """The rulebook's rules for ``num_players``, with ``options`` changed."""
-        if type(num_players) is not int or num_players not in _END_THRESHOLD:
-            raise ConfigurationError(f"S1: 2, 3 or 4 players, not {quote(num_players)}")
+        _check_players(num_players)
         defaults: dict[str, Any] = {
             "num_players": num_players,
-            "end_threshold": _END_THRESHOLD[num_players],
+            "end_threshold": end_threshold(num_players),
             "two_player_rules": num_players == 2,
-            "setup_requests": _SETUP_DISCARDS[num_players],
-            "setup_feed": _SETUP_DISCARDS[num_players],
+            "setup_requests": setup_discards(num_players),
+            "setup_feed": setup_discards(num_players),
         }
         unknown = set(options) - set(attrs.fields_dict(cls))
         if unknown:
             raise ConfigurationError(f"unknown rules option {quote(sorted(map(str, unknown))[0])}")
         defaults.update(options)
         return cls(**defaults)
+
+
+def _check_players(num_players: object) -> None:
+    if type(num_players) is not int or num_players not in PLAYER_COUNTS:
+        raise ConfigurationError(f"S1: 2, 3 or 4 players, not {quote(num_players)}")

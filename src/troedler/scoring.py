@@ -8,6 +8,7 @@ import attrs
 
 from troedler.cards import Card, RequestCard, SpecialFeedCard
 from troedler.errors import ConfigurationError, TroedlerError, quote
+from troedler.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
 from troedler.state import GameState
 
 __all__ = [
@@ -18,9 +19,6 @@ __all__ = [
     "score",
     "value_pile_tally",
 ]
-
-TWO_PLAYER_DAMAGE_MARGIN = 3
-"""With two players, total damage needs this much more damage than the other (E4)."""
 
 
 @attrs.frozen
@@ -94,7 +92,7 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
     if isinstance(tallies, str | bytes) or not isinstance(tallies, Iterable):
         raise ConfigurationError(f"score needs a sequence of tallies, not {quote(tallies)}")
     tallies = tuple(tallies)
-    if not 2 <= len(tallies) <= 4:
+    if not MIN_PLAYERS <= len(tallies) <= MAX_PLAYERS:
         raise ConfigurationError(f"S1: scoring needs 2 to 4 players, got {len(tallies)}")
     for seat, tally in enumerate(tallies):
         if not isinstance(tally, Tally) or any(

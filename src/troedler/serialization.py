@@ -25,10 +25,10 @@ from troedler.cards import (
 from troedler.datafile import Fields, array_items, describe
 from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
 from troedler.goods import Goods
-from troedler.invariants import cards_in_play, cards_in_state, problems
+from troedler.invariants import located_problems, problems
 from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.pile import Pile
-from troedler.rulebook import TOTAL_GOODS, goods_per_kind, goods_problem, pile_count
+from troedler.rulebook import MAX_CARDS, TOTAL_GOODS, pile_count
 from troedler.rules import OPTION_RANGES, Rules
 from troedler.state import GameState, Phase, PlayerState, Turn
 
@@ -56,7 +56,8 @@ MAX_JSON_CONTAINERS = 2_000
 parsing, so a text of a million empty objects costs milliseconds."""
 SEED_RANGE = (MIN_SEED, MAX_SEED)
 """The seeds a document may hold (see :mod:`troedler.limits`)."""
-MAX_CARDS_IN_LIST = 200
+MAX_CARDS_IN_LIST = MAX_CARDS
+"""Most cards one list of a document may hold."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -406,25 +407,10 @@ def state_from_fields(top: Fields, board: Board | None, cards: CardCatalogue | N
         players=tuple(players),
         turn=Turn(_cards(turn, "played"), delivered, discards_due, last_discard),
     )
-    _check_conservation(top, state)
-    found = problems(state)
+    found = located_problems(state)
     if found:
-        raise top.error("", "is not a state a game can reach: " + some_of(found, 3, separator="; "))
+        # The first problem, named by the field at fault (the JSON keys are
+        # the state's field names).
+        field, problem = found[0]
+        raise top.error(field, f"is not a state a game can reach: {problem}")
     return state
-
-
-def _check_conservation(top: Fields, state: GameState) -> None:
-    per_kind = goods_per_kind((*state.village_goods, *(p.goods for p in state.players)))
-    wrong = goods_problem(per_kind, in_bag=state.phase is Phase.SET_UP)
-    if wrong:
-        raise top.error("village_goods", wrong)
-    found = cards_in_state(state)
-    expected = cards_in_play(state.cards, state.board, state.num_players)
-    if found != expected:
-        extra = sorted(map(str, (found - expected).elements()))
-        missing = sorted(map(str, (expected - found).elements()))
-        raise top.error(
-            "",
-            f"the cards are not those of the game (C2): extra {some_of(extra)}, "
-            f"missing {some_of(missing)}",
-        )

@@ -29,7 +29,7 @@ from troedler.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.goods import GOODS_PER_KIND, Good, Goods
 from troedler.limits import check_seed
 from troedler.pile import Pile
-from troedler.rulebook import SETUP_SHUFFLES
+from troedler.rulebook import SETUP_SHUFFLES, setup_portion
 from troedler.rules import Rules
 from troedler.state import NO_TURN, GameState, Phase, PlayerState
 
@@ -306,8 +306,8 @@ def _dealt(
     if setup_pile:
         deck = _without(deck, setup_pile)
         discard = discard.add(setup_pile)
-    if _next_village(state.board, village_goods) is not None or len(discard) < (
-        state.rules.setup_requests + state.rules.setup_feed
+    if _next_village(state.board, village_goods) is not None or len(discard) < setup_portion(
+        state.rules
     ):
         return attrs.evolve(
             state, village_goods=village_goods, game_round_pile=deck, discard_pile=discard

@@ -32,21 +32,6 @@ __all__ = [
     "Turn",
 ]
 
-# The checks of a state moved to troedler.invariants; the old names still
-# resolve here for one release (see __getattr__ at the end).
-_MOVED = frozenset(
-    (
-        "cards_in_play",
-        "cards_in_state",
-        "check_invariants",
-        "hand_size_problems",
-        "pending_discard_problem",
-        "problems",
-        "setup_goods_problem",
-        "taker_problem",
-    )
-)
-
 
 class Phase(enum.Enum):
     """Where the game stands (R1).
@@ -185,19 +170,3 @@ class GameState:
     def pile_tops(self) -> tuple[Card | None, ...]:
         """The visible top card of each dealer pile (None: gone or empty)."""
         return tuple(pile[-1] if pile else None for pile in self.dealer_piles)
-
-
-def __getattr__(name: str) -> object:
-    # The checks that lived here before 0.3; deprecated, gone in the release after.
-    if name in _MOVED:
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        from troedler import invariants  # noqa: PLC0415 (it imports this module)
-
-        warnings.warn(
-            f"troedler.state.{name} moved to troedler.invariants.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(invariants, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,22 +33,16 @@ from troedler.cards import (
 )
 from troedler.errors import ConfigurationError, quote
 from troedler.goods import Goods
-from troedler.invariants import (
-    cards_in_play,
-    hand_size_problems,
-    setup_goods_problem,
-    taker_problem,
-)
+from troedler.invariants import cards_in_play, public_problems
 from troedler.legal import legal_moves
 from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
 from troedler.moves import Move
 from troedler.pile import Pile
 from troedler.rulebook import (
-    PILE_SIZE,
+    MAX_CARDS,
     SETUP_SHUFFLES,
+    VALUE_PILE_TYPES,
     discard_candidates,
-    goods_per_kind,
-    goods_problem,
     setup_pile_hidden,
 )
 from troedler.rules import Rules
@@ -56,9 +50,7 @@ from troedler.state import GameState, Phase, PlayerState, Turn
 
 _CARD_TYPE_SET = frozenset(CARD_TYPES)
 _CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
-_VALUE_PILE_TYPES = frozenset((SpecialFeedCard, RequestCard))
-_MOST_DISCARDS = 200
-"""More discards than the game has cards."""
+_VALUE_PILE_TYPES = frozenset(VALUE_PILE_TYPES)
 
 __all__ = [
     "SETUP_SHUFFLES",
@@ -354,9 +346,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
             discard[i] = card
     value_piles = []
     for pile, size in zip(o.value_piles, o.value_pile_sizes, strict=True):
-        value_piles.append(
-            pile if pile is not None else tuple(take((SpecialFeedCard, RequestCard), size))
-        )
+        value_piles.append(pile if pile is not None else tuple(take(VALUE_PILE_TYPES, size)))
     rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
     hands = []
@@ -513,11 +503,13 @@ def _none_count(cards: tuple[Card | None, ...]) -> int:
 def observation_problem(observation: object) -> str | None:
     """What keeps ``observation`` from being one :func:`observe` can give, or None.
 
-    A cheap check of the observation's own invariants, made by
-    :func:`determinize` before it deals: field types, seats, villages,
-    per-seat sizes that agree with the cards shown, the 48 goods, hands no
-    larger than the rules allow (R4, T7), the set-up pile (I2), and
-    unknown cards exactly where the seat's recall leaves them unknown.
+    A cheap check, made by :func:`determinize` before it deals: the fields'
+    types, seats and villages, per-seat sizes that agree with the cards
+    shown, unknown cards exactly where the seat's recall leaves them unknown,
+    and then the facts every seat sees with the same checks as a full state
+    (:func:`troedler.invariants.public_problems`): the 48 goods, hands no
+    larger than the rules allow (R4, T7), the dealer piles, the set-up pile
+    (I2) and the turn (T4, T7).
     """
     o = observation
     if not isinstance(o, Observation):
@@ -535,21 +527,16 @@ def observation_problem(observation: object) -> str | None:
         return f"seat {quote(o.seat)} or dealer {quote(o.dealer)} is not a seat of {n}"
     if not isinstance(o.phase, Phase):
         return f"phase must be a Phase, not {quote(o.phase)}"
-    nobody = o.phase is Phase.GAME_OVER or o.phase.is_chance
-    if (o.current_player is None) != nobody or not (
-        o.current_player is None or _is_seat(o.current_player, n)
-    ):
+    if o.current_player is not None and not _is_seat(o.current_player, n):
         return f"current player {quote(o.current_player)} does not fit the phase"
     if type(o.round) is not int or not 1 <= o.round <= MAX_ROUNDS:
         return f"round {quote(o.round)} is not a round"
-    low = 0 if o.phase is Phase.SET_UP else SETUP_SHUFFLES
-    high = 0 if o.phase is Phase.SET_UP else min(MAX_SHUFFLES, SETUP_SHUFFLES + 2 * o.round)
-    if type(o.shuffles) is not int or not low <= o.shuffles <= high:
+    if type(o.shuffles) is not int or not 0 <= o.shuffles <= MAX_SHUFFLES:
         return f"{quote(o.shuffles)} shuffles by round {o.round} in the {o.phase.value} phase"
-    if o.phase is Phase.FORM_PILES and o.game_round_pile_size == 0:
-        return "forming is over, so the game has left the forming phase (R2, R3)"
     if type(o.game_round_pile_size) is not int or o.game_round_pile_size < 0:
         return f"game_round_pile_size {quote(o.game_round_pile_size)} is not a size"
+    if o.phase is Phase.FORM_PILES and o.game_round_pile_size == 0:
+        return "forming is over, so the game has left the forming phase (R2, R3)"
     try:
         for seat in range(n):
             o.cards.starting_set(o.board.start_village(seat, n))
@@ -563,26 +550,48 @@ def observation_problem(observation: object) -> str | None:
     village_goods = o.village_goods
     if type(village_goods) is not tuple or len(village_goods) != len(o.board.villages):
         return "village_goods needs the goods of every village of the board"
-    every_goods = (*village_goods, *o.goods)
-    if not all(isinstance(goods, Goods) for goods in every_goods):
+    if not all(isinstance(goods, Goods) for goods in (*village_goods, *o.goods)):
         return "village and player goods must be Goods"
-    problem = goods_problem(goods_per_kind(every_goods), in_bag=o.phase is Phase.SET_UP)
-    if problem:
-        return problem
-    if o.phase is Phase.SET_UP:
-        problem = setup_goods_problem(o.board, village_goods, o.goods)
-        if problem:
-            return problem
     if not _cards_only(o.played) or type(o.delivered_to) is not tuple:
         return "played must be a tuple of cards and delivered_to of villages"
-    if any(not isinstance(v, str) or not o.board.has_village(v) for v in o.delivered_to):
+    if any(not isinstance(v, str) for v in o.delivered_to):
         return "delivered_to names a village not on the board"
-    requests_played = sum(1 for card in o.played if type(card) is RequestCard)
-    if requests_played != len(o.delivered_to) or len(set(o.delivered_to)) != requests_played:
-        return "a goods request played this turn for each village delivered to, once each (T4)"
+    due, last = o.discards_due, o.last_discard
+    if type(due) is not int or not 0 <= due <= MAX_CARDS:
+        return f"discards_due {quote(due)} is not a number of discards"
+    if last is not None and type(last) not in _CARD_TYPE_SET:
+        return f"last_discard {quote(last)} is not a card"
+    problem = _hidden_problem(o)
+    if problem:
+        return problem
+    found = public_problems(
+        o.rules,
+        o.board,
+        o.cards,
+        o.phase,
+        o.round,
+        o.shuffles,
+        o.dealer,
+        o.current_player,
+        village_goods,
+        o.goods,
+        o.hand_sizes,
+        tuple(None if pile is None else len(pile) for pile in o.dealer_piles),
+        o.discard_pile,
+        Turn(o.played, o.delivered_to, due, last),
+    )
+    return found[0][1] if found else None
+
+
+def _hidden_problem(o: Observation) -> str | None:
+    """Where the cards a seat sees disagree with what its recall shows: hands
+    and value piles of their sizes, in hand order, shown or hidden as
+    :func:`seat_knows` says; stacks with unknown cards exactly where the
+    recall hides them (I1-I3)."""
+    n = o.rules.num_players
     perfect = o.recall == "perfect"
     for seat in range(n):
-        seen = perfect or seat == o.seat
+        seen = seat_knows(o.seat, seat, perfect)
         for stack, size, name in (
             (o.hands[seat], o.hand_sizes[seat], "hand"),
             (o.value_piles[seat], o.value_pile_sizes[seat], "value pile"),
@@ -600,14 +609,13 @@ def observation_problem(observation: object) -> str | None:
         if pile is not None and not set(map(type, pile)) <= _VALUE_PILE_TYPES:
             return f"the value pile of seat {seat} holds a card other than feed or requests"
     piles = o.dealer_piles
-    forming = o.phase is Phase.TAKE_PILES or o.phase is Phase.FORM_PILES
-    if type(piles) is not tuple or len(piles) != (n + 1 if forming else 0):
-        return "dealer_piles needs players + 1 piles while they are formed and taken, else none"
+    if type(piles) is not tuple:
+        return "dealer_piles must be a tuple of piles"
     for shown in piles:
         if shown is None:
             continue
-        if not _cards_or_none(shown) or len(shown) > PILE_SIZE:
-            return f"a dealer pile is not up to {PILE_SIZE} cards"
+        if not _cards_or_none(shown):
+            return "a dealer pile must be a tuple of cards and None"
         if _none_count(shown) != (0 if perfect else max(len(shown) - 1, 0)) or (
             shown and shown[-1] is None
         ):
@@ -615,9 +623,6 @@ def observation_problem(observation: object) -> str | None:
     discard = o.discard_pile
     if not _cards_or_none(discard):
         return "discard_pile must be a tuple of cards and None"
-    portion = o.rules.setup_requests + o.rules.setup_feed
-    if o.shuffles == SETUP_SHUFFLES and portion and len(discard) < portion:
-        return "no reshuffle yet, yet the discard pile is smaller than the set-up pile (I2)"
     if perfect:
         if o.phase is Phase.SET_UP:
             hidden = len(discard)
@@ -628,27 +633,4 @@ def observation_problem(observation: object) -> str | None:
         hidden = max(len(discard) - 1, 0)
     if _none_count(discard[:hidden]) != hidden or _none_count(discard[hidden:]):
         return "the discard pile hides other cards than the set-up pile's (I2)"
-    due, last = o.discards_due, o.last_discard
-    if type(due) is not int or not 0 <= due <= _MOST_DISCARDS:
-        return f"discards_due {quote(due)} is not a number of discards"
-    if last is not None and type(last) not in _CARD_TYPE_SET:
-        return f"last_discard {quote(last)} is not a card"
-    if due:
-        if o.phase is not Phase.PLAY_TURNS or o.played or o.delivered_to:
-            return "discards are due only once a turn's cards are put away (T7)"
-        if o.hand_sizes[o.current_player] != o.rules.hand_limit + due:  # type: ignore[index]
-            return f"{due} discards are due from a hand that is not that far over the limit (T7)"
-        if last is not None and (not o.discard_pile or o.discard_pile[-1] != last):
-            return "the card discarded last is not on top of the discard pile (T7)"
-    elif last is not None:
-        return "a last discard is recorded, yet no discard is due (T7)"
-    if o.phase is Phase.TAKE_PILES:
-        problem = taker_problem(o.rules, o.dealer, o.current_player, piles.count(None))
-        if problem:
-            return problem
-    sizes = hand_size_problems(
-        o.rules, o.phase, o.dealer, o.current_player, piles.count(None), o.hand_sizes, len(o.played)
-    )
-    if sizes:
-        return sizes[0]
     return None

@@ -17,8 +17,6 @@ parameter                  default  meaning
 ``end_threshold``          0        fulfilled requests that end the game (E1);
                                     0 takes the rulebook's 5, 6 or 7
 ``reshuffle_mid_forming``  true     the R3 decision (see :class:`~troedler.Rules`)
-``max_rounds``             0        deprecated: the old name of
-                                    ``scored_after_rounds``; 0 if not given
 =========================  =======  ===============================================
 
 ``max_rounds`` elsewhere (the PettingZoo env, ``play_game``, simulations)
@@ -29,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import random
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,7 +44,7 @@ from troedler.errors import ConfigurationError, IllegalMoveError
 from troedler.explicit import apply_chance, new_explicit_game
 from troedler.goods import Good
 from troedler.legal import apply_move
-from troedler.rulebook import PILE_SIZE, pile_count
+from troedler.rulebook import PILE_SIZE, most_carried, round_cards, setup_portion
 from troedler.rules import Rules
 from troedler.scoring import Outcome, outcome, score, tally
 from troedler.serialization import state_from_json, state_to_json
@@ -78,7 +75,6 @@ DEFAULT_PARAMETERS: dict[str, int | bool] = {
     "starting_dealer": 0,
     "end_threshold": 0,
     "reshuffle_mid_forming": True,
-    "max_rounds": 0,
 }
 """Every parameter of the game with its default."""
 
@@ -125,8 +121,7 @@ def max_moves_per_round(rules: Rules) -> int:
     its turn with at most the hand limit (or the starting cards in round 1)
     and one dealer pile of up to four cards (R2, R4).
     """
-    starting = max(len(s.cards) for s in default_cards().starting_sets)
-    in_hand = max(rules.hand_limit, starting) + PILE_SIZE
+    in_hand = most_carried(rules) + PILE_SIZE
     discard_pile = 1 if rules.two_player_rules else 0
     return rules.num_players * (1 + in_hand + 1) + discard_pile
 
@@ -431,7 +426,6 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             if name not in parameters:
                 raise ConfigurationError(f"python_troedler has no parameter {describe(name)}")
             parameters[name] = value
-        _rename_max_rounds(parameters)
         table = table_for(
             parameters["players"],
             parameters["scored_after_rounds"],
@@ -465,40 +459,14 @@ class TroedlerGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         table = self.table
         rules = table.rules
         goods = sum(village.number for village in table.first.board.villages)
-        piles = pile_count(rules.num_players) * PILE_SIZE
-        return goods + rules.setup_requests + rules.setup_feed + table.scored_after_rounds * piles
+        piles = round_cards(rules.num_players)
+        return goods + setup_portion(rules) + table.scored_after_rounds * piles
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> Any:
         """The observer of ``iig_obs_type`` (see :mod:`troedler.adapters.openspiel.observer`)."""
         return make_observer(self.table, iig_obs_type, params)
-
-
-def _rename_max_rounds(parameters: dict[str, Any]) -> None:
-    """Take the deprecated ``max_rounds`` (0: not given) as ``scored_after_rounds``.
-
-    Until 0.2 the parameter was ``max_rounds``, a name that elsewhere means a
-    game cut unfinished; it still works, with a warning, for one release.
-    """
-    old = parameters["max_rounds"]
-    if old == 0:
-        return
-    warnings.warn(
-        "python_troedler's parameter max_rounds is now scored_after_rounds",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    if type(old) is not int or old < 1:
-        raise ConfigurationError(f"max_rounds must be 1 or more, not {describe(old)}")
-    new = parameters["scored_after_rounds"]
-    if new not in (old, DEFAULT_PARAMETERS["scored_after_rounds"]):
-        raise ConfigurationError(
-            f"max_rounds={old} and scored_after_rounds={describe(new)} disagree; "
-            "give scored_after_rounds only"
-        )
-    parameters["scored_after_rounds"] = old
-    parameters["max_rounds"] = 0
 
 
 pyspiel.register_game(GAME_TYPE, TroedlerGame)

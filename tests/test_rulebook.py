@@ -1,0 +1,170 @@
+"""The derived facts of the rules, each named once in troedler.rulebook (C, S, R, T, E).
+
+Each test checks a fact against the rules' own numbers and against what the
+engine does with it, so that a change of the fact shows in both.
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from troedler import (
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    ConfigurationError,
+    DiscardPile,
+    Rules,
+    Tally,
+    check_invariants,
+    legal_moves,
+    new_game,
+    parse_card,
+    score,
+)
+from troedler.errors import TroedlerError
+from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
+from troedler.rulebook import (
+    HAND_LIMIT,
+    MAX_CARDS,
+    PLAYER_COUNTS,
+    TWO_PLAYER_DAMAGE_MARGIN,
+    VALUE_PILE_TYPES,
+    dealer_discards_first,
+    end_threshold,
+    ends_game,
+    goes_to_value_pile,
+    goods_problem,
+    most_shuffles,
+    next_to_take,
+    pile_count,
+    round_cards,
+    setup_discards,
+    setup_portion,
+    taker,
+)
+from troedler.state import Turn
+
+
+def test_S1_two_to_four_players() -> None:
+    assert PLAYER_COUNTS == (2, 3, 4)
+    for n in PLAYER_COUNTS:
+        assert Rules.for_players(n).num_players == n
+    for n in (1, 5):
+        with pytest.raises(ConfigurationError, match="S1"):
+            Rules.for_players(n)
+    with pytest.raises(ConfigurationError, match="S1"):
+        score([Tally(0, 0)] * 5)
+
+
+def test_S5_set_up_pile_per_player_count() -> None:
+    assert [setup_discards(n) for n in PLAYER_COUNTS] == [7, 9, 9]
+    for n in PLAYER_COUNTS:
+        rules = Rules.for_players(n)
+        assert rules.setup_requests == rules.setup_feed == setup_discards(n)
+        assert setup_portion(rules) == 2 * setup_discards(n)
+        # Round 1's leftover pile has not gone yet: the discard pile is the set-up pile.
+        assert len(new_game(n, seed=3).discard_pile) == setup_portion(rules)
+    assert setup_portion(Rules.for_players(3, setup_requests=2, setup_feed=5)) == 7
+
+
+def test_R2_a_round_turns_up_four_cards_on_each_of_players_plus_one_piles() -> None:
+    for n in PLAYER_COUNTS:
+        assert pile_count(n) == n + 1
+        assert round_cards(n) == 4 * (n + 1)
+        state = new_game(n, seed=2)
+        assert sum(len(pile or ()) for pile in state.dealer_piles) == round_cards(n)
+
+
+def test_R3_at_most_two_shuffles_a_round() -> None:
+    assert most_shuffles(1) == 6
+    assert most_shuffles(7) == 4 + 14
+    assert most_shuffles(MAX_ROUNDS) == MAX_SHUFFLES
+    state = new_game(3, seed=1)
+    check_invariants(attrs.evolve(state, round=2, shuffles=most_shuffles(2)))
+    with pytest.raises(TroedlerError, match="at most two a round"):
+        check_invariants(attrs.evolve(state, round=2, shuffles=most_shuffles(2) + 1))
+
+
+def test_R4_the_two_player_dealer_discards_first_and_only_then() -> None:
+    two, three = Rules.for_players(2), Rules.for_players(3)
+    assert dealer_discards_first(two, 0)
+    assert not dealer_discards_first(two, 1)
+    assert not dealer_discards_first(three, 0)
+    assert not dealer_discards_first(Rules.for_players(2, two_player_rules=False), 0)
+    assert legal_moves(new_game(2, seed=1)) == (DiscardPile(0), DiscardPile(1), DiscardPile(2))
+
+
+def test_R4_piles_are_taken_from_the_dealers_left_clockwise() -> None:
+    assert [taker(2, 4, k) for k in range(4)] == [3, 0, 1, 2]
+    rules = Rules.for_players(4)
+    assert [next_to_take(rules, 2, gone) for gone in range(5)] == [3, 0, 1, 2, None]
+    two = Rules.for_players(2)
+    assert [next_to_take(two, 1, gone) for gone in range(4)] == [1, 0, 1, None]
+
+
+def test_T6_played_feed_and_requests_go_to_the_value_pile() -> None:
+    request = parse_card("AAB:5")
+    assert goes_to_value_pile(SPECIAL_FEED)
+    assert goes_to_value_pile(request)
+    assert not goes_to_value_pile(EXTRA_GOOD)
+    assert not goes_to_value_pile(parse_card("ferry"))
+    assert {type(SPECIAL_FEED), type(request)} == set(VALUE_PILE_TYPES)
+
+
+def test_T7_the_hand_limit_is_four_unless_the_rules_say_otherwise() -> None:
+    assert HAND_LIMIT == 4
+    for n in PLAYER_COUNTS:
+        assert Rules.for_players(n).hand_limit == HAND_LIMIT
+    assert Rules.for_players(2, hand_limit=6).hand_limit == 6
+
+
+def test_E1_end_thresholds_per_player_count() -> None:
+    assert [end_threshold(n) for n in PLAYER_COUNTS] == [7, 6, 5]
+    for n in PLAYER_COUNTS:
+        rules = Rules.for_players(n)
+        assert rules.end_threshold == end_threshold(n)
+        assert ends_game(rules, [0] * (n - 1) + [end_threshold(n)])
+        assert not ends_game(rules, [end_threshold(n) - 1] * n)
+    assert ends_game(Rules.for_players(4, end_threshold=2), [0, 3, 0, 0])
+
+
+def test_E4_two_player_total_damage_at_a_margin_of_exactly_three() -> None:
+    assert TWO_PLAYER_DAMAGE_MARGIN == 3
+    # Seat 0 with exactly the margin more damage (feed 3, no goods) against none.
+    result = score([Tally(TWO_PLAYER_DAMAGE_MARGIN, 0), Tally(0, 0, (3,))])
+    assert result.totally_damaged == frozenset({0})
+    assert result.winners == frozenset({1})
+    result = score([Tally(0, 0, (3,)), Tally(TWO_PLAYER_DAMAGE_MARGIN, 0)])
+    assert result.totally_damaged == frozenset({1})
+    result = score([Tally(TWO_PLAYER_DAMAGE_MARGIN - 1, 0, (3,)), Tally(0, 0)])
+    assert result.totally_damaged == frozenset()
+    assert result.winners == frozenset({0})
+
+
+def test_E3_two_tallies_without_two_player_rules_use_the_sole_highest_damage() -> None:
+    # Two players with two-player rules off: damage 1 against 0 is total damage (E3).
+    result = score([Tally(1, 0, (7,)), Tally(0, 0, (3,))], two_player_rules=False)
+    assert result.totally_damaged == frozenset({0})
+    assert result.winners == frozenset({1})
+    result = score([Tally(1, 0, (7,)), Tally(0, 0, (3,))])
+    assert result.totally_damaged == frozenset()
+    assert result.winners == frozenset({0})
+
+
+def test_C2_no_list_of_cards_beyond_the_card_bound() -> None:
+    assert MAX_CARDS > 110  # the game's cards (C2)
+    state = new_game(3, seed=1)
+    with pytest.raises(TroedlerError, match=f"turn.discards_due must be an int 0 to {MAX_CARDS}"):
+        check_invariants(attrs.evolve(state, turn=Turn(discards_due=MAX_CARDS + 1)))
+
+
+def test_C1_goods_are_conserved_eight_of_each_kind() -> None:
+    assert goods_problem([8] * 6, in_bag=False) is None
+    # More than eight is wrong whether or not goods still wait in the bag (S4).
+    for in_bag in (False, True):
+        assert "9 anvils, not 8 (C1)" in (goods_problem([9] + [8] * 5, in_bag=in_bag) or "")
+    # Fewer than eight only while chance still deals them at set-up.
+    assert "7 vases, not 8 (C1)" in (goods_problem([8] * 5 + [7], in_bag=False) or "")
+    assert goods_problem([8] * 5 + [7], in_bag=True) is None
+    assert goods_problem([0] * 6, in_bag=True) is None
