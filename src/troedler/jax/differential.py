@@ -231,7 +231,7 @@ def walk(
     )
 
     def core_states(batch: State) -> list[GameState]:
-        return to_states(batch.replace(game=true_game))
+        return to_states(batch.replace(_game=true_game))
 
     def set_up(index: int, core: GameState, twin: GameState) -> None:
         try:
