@@ -103,7 +103,8 @@ def _program(
             return (state, counts), None
 
         key, last = jax.random.split(key)
-        (state, counts), _ = jax.lax.scan(chunk, (state, counts), jax.random.split(key, chunks))
+        if chunks:
+            (state, counts), _ = jax.lax.scan(chunk, (state, counts), jax.random.split(key, chunks))
         if rest:
             (state, counts, _), _ = jax.lax.scan(
                 one, (state, counts, last), jax.random.split(last, rest)
