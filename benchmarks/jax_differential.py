@@ -4,7 +4,7 @@ Random masked walks of the JAX engine (:func:`troedler.jax.differential.walk`)
 for 2, 3 and 4 players with the rulebook's rules, every step compared with the
 core: the state, the legal mask, the observation tensors of every seat with
 both recalls, rewards and truncation. Then the negative controls: an engine
-with a rule broken on purpose (:data:`troedler.jax.differential.BROKEN_RULES`)
+with a rule broken on purpose (``BROKEN_RULES`` of the tests' ``jax_broken.py``)
 must be caught. Prints one JSON line per walk and a summary line last:
 
     python benchmarks/jax_differential.py --steps 1000000
@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
-from troedler.jax.differential import BROKEN_RULES, walk
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' broken engines
+
+from tests.jax_broken import BROKEN_RULES
+from troedler.jax.differential import walk
 
 CHUNK = 1_000
 """Steps per walk: a walk starts fresh games, and reports as it goes."""
@@ -57,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         # Few games, long walks: a game must reach its end for E1 to show.
         games = min(args.games, 16)
         steps = max(1, args.control_steps // games)
-        report = walk(2, games=games, steps=steps, seed=1, eager=True, broken=rule)
+        report = walk(2, games=games, steps=steps, seed=1, eager=True, changed=BROKEN_RULES[rule])
         controls[rule] = report.mismatches
         print(json.dumps({"broken": rule, "steps": report.steps, "kinds": report.kinds}))
     summary = totals | {

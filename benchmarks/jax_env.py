@@ -1,17 +1,28 @@
 """Steps per second of the JAX engine, beside the PettingZoo env and the core.
 
-For each batch size, :func:`troedler.jax.random_play` is compiled (the
-compile time is reported), warmed up, then timed: random legal actions drawn
-inside one jit-compiled ``jax.lax.scan``, pgx's ``auto_reset`` starting a
-new game wherever one ends. In the same run the Python PettingZoo env
-(``last()`` and ``step()`` with a random legal action from the mask) and the
-core (``legal_moves`` then ``apply_move``) are timed, and the ratios
-printed. Also the bytes one game of the batch takes, and the machine's load.
+For each batch size, two loops of :func:`troedler.jax.random_play` are
+compiled (the compile time is reported), warmed up, then timed: random legal
+actions (:func:`troedler.jax.random_legal_action`) and ``env.step`` inside
+one jit-compiled ``jax.lax.scan``,
+
+- ``none``: games that end stay ended (their idle steps are not counted):
+  the speed of ``env.step`` on running games;
+- ``auto_reset``: the engine's :func:`troedler.jax.auto_reset` starts a new
+  game the step after one ends;
+
+and, at one batch size, pgx's own ``pgx.experimental.auto_reset``. In the same
+run the Python PettingZoo env (``last()`` and ``step()`` with a random legal
+action from the mask) and the core (``legal_moves`` then ``apply_move``)
+are timed, and the ratios printed. Also the bytes one game of the batch
+takes, the device's memory in use where it reports it (a GPU does; a CPU
+does not), and the machine's load.
 
     python benchmarks/jax_env.py --players 4
+    python benchmarks/jax_env.py --batches 1024,16384,65536 --steps 2000000  # on a GPU
 
-Prints a Markdown table, then one JSON line with every figure. Needs the
-``jax`` and ``rl`` extras.
+It runs unchanged on any device JAX finds (``JAX_PLATFORMS=cuda`` or ``cpu``
+chooses). Prints a Markdown table, then one JSON line with every figure.
+Needs the ``jax`` and ``rl`` extras.
 """
 
 from __future__ import annotations
@@ -34,17 +45,31 @@ from troedler.jax.play import _program
 MAX_ROUNDS = 100
 """The round cap of both environments (the PettingZoo env's default)."""
 
+NO_RESET = 1 << 30
+"""``reset_every`` so large that no game is reset: the loop of running games."""
 
-RESET_EVERY = 50
-"""Steps between resets of finished games in the main table (see random_play)."""
+
+def device_memory() -> dict[str, int] | None:
+    """The device's bytes in use and at most so far, where it reports them."""
+    stats = jax.devices()[0].memory_stats()
+    if not stats:
+        return None
+    return {
+        name: int(stats[name]) for name in ("bytes_in_use", "peak_bytes_in_use") if name in stats
+    }
 
 
 def jax_steps_per_second(
-    players: int, batch: int, steps: int, repeats: int, reset_every: int | None
+    players: int, batch: int, steps: int, repeats: int, reset: str
 ) -> dict[str, Any]:
-    """Compile time and best steps per second of ``batch`` games for ``steps`` steps."""
+    """Compile time and best steps per second of ``batch`` games for ``steps`` steps.
+
+    ``reset`` is ``none``, ``auto_reset`` (the engine's) or ``pgx`` (pgx's
+    ``auto_reset``).
+    """
     env = make(players, max_rounds=MAX_ROUNDS)
-    program = _program(env, batch, steps, reset_every)
+    reset_every = NO_RESET if reset == "none" else None
+    program = _program(env, batch, steps, reset_every, reset == "pgx")
     key = jax.random.PRNGKey(0)
     started = time.perf_counter()
     compiled = program.lower(key).compile()
@@ -57,13 +82,15 @@ def jax_steps_per_second(
         _state, counts = jax.block_until_ready(compiled(jax.random.PRNGKey(repeat + 1)))
         seconds = time.perf_counter() - started
         if seconds < best:
-            # Steps of running games only: a finished game idles until its reset.
+            # Steps of running games only: a game that ended idles.
             best, played = seconds, int(counts[2])
     return {
         "batch": batch,
-        "reset": "auto_reset" if reset_every is None else f"every {reset_every}",
+        "reset": {"none": "none", "auto_reset": "auto_reset", "pgx": "pgx auto_reset"}[reset],
         "compile_s": compile_seconds,
         "steps_per_s": played / best,
+        "device_memory": device_memory(),
+        "load": round(os.getloadavg()[0], 2),
     }
 
 
@@ -116,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs; the best counts")
     parser.add_argument("--python-steps", type=int, default=5_000, help="PettingZoo and core")
     parser.add_argument(
-        "--auto-reset-batch", type=int, default=1024, help="also time pgx's auto_reset (0: no)"
+        "--pgx-reset-batch", type=int, default=1024, help="also time pgx's auto_reset (0: no)"
     )
     args = parser.parse_args(argv)
     batches = [int(b) for b in args.batches.split(",")]
@@ -125,20 +152,19 @@ def main(argv: list[str] | None = None) -> None:
     load_before = os.getloadavg()[0]
     zoo = pettingzoo_steps_per_second(args.players, args.python_steps)
     core = core_decisions_per_second(args.players, args.python_steps)
+    runs = [(batch, reset) for batch in batches for reset in ("none", "auto_reset")]
+    if args.pgx_reset_batch:
+        runs.append((args.pgx_reset_batch, "pgx"))
     rows = []
-    for batch in batches:
+    for batch, reset in runs:
         # Long enough runs at small batches, short scans at large ones.
         scan = max(20, min(2_000, args.steps // batch))
-        row = jax_steps_per_second(args.players, batch, scan, args.repeats, RESET_EVERY)
+        row = jax_steps_per_second(args.players, batch, scan, args.repeats, reset)
         row["ratio_to_pettingzoo"] = row["steps_per_s"] / zoo
-        rows.append(row)
-    if args.auto_reset_batch:
-        batch = args.auto_reset_batch
-        scan = max(20, min(2_000, args.steps // batch))
-        row = jax_steps_per_second(args.players, batch, scan, args.repeats, None)
-        row["ratio_to_pettingzoo"] = row["steps_per_s"] / zoo
+        row["ratio_to_core"] = row["steps_per_s"] / core
         rows.append(row)
     zoo_after = pettingzoo_steps_per_second(args.players, args.python_steps)
+    core_after = core_decisions_per_second(args.players, args.python_steps)
     figures = {
         "players": args.players,
         "jax": jax.__version__,
@@ -146,19 +172,25 @@ def main(argv: list[str] | None = None) -> None:
         "cpus": os.cpu_count(),
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "pettingzoo_steps_per_s": [round(zoo), round(zoo_after)],
-        "core_decisions_per_s": round(core),
+        "core_decisions_per_s": [round(core), round(core_after)],
         "bytes_per_game": bytes_per_game(args.players),
         "batches": rows,
     }
-    print("| batch | resets | steps/s | times the PettingZoo env | compile (s) |")
-    print("|---:|---|---:|---:|---:|")
+    print(
+        "| batch | resets | steps/s | times the PettingZoo env | times the core "
+        "| compile (s) | device memory (MB) | load |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for row in rows:
+        memory = row["device_memory"]
+        used = f"{memory['peak_bytes_in_use'] / 1e6:,.0f}" if memory else "n/a"
         print(
             f"| {row['batch']:,} | {row['reset']} | {row['steps_per_s']:,.0f} | "
-            f"{row['ratio_to_pettingzoo']:.1f} | {row['compile_s']:.1f} |"
+            f"{row['ratio_to_pettingzoo']:.1f} | {row['ratio_to_core']:.1f} | "
+            f"{row['compile_s']:.1f} | {used} | {row['load']} |"
         )
-    print(f"| PettingZoo env | | {zoo:,.0f} (after: {zoo_after:,.0f}) | 1 | |")
-    print(f"| core decisions | | {core:,.0f} | {core / zoo:.1f} | |")
+    print(f"| PettingZoo env | | {zoo:,.0f} (after: {zoo_after:,.0f}) | 1 | | | | |")
+    print(f"| core decisions | | {core:,.0f} (after: {core_after:,.0f}) | | 1 | | | |")
     print(json.dumps(figures), flush=True)
 
 

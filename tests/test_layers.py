@@ -25,7 +25,7 @@ ALLOWED = {
     "simulation": {CORE, "bots"},
     "adapters": {CORE, "bots", "simulation", "text"},
     "web": {CORE, "bots", "simulation", "svg", "text"},
-    "jax": {CORE, "adapters"},
+    "jax": {CORE, "adapters", "svg"},
     "cli": {CORE, "bots", "simulation", "svg", "text", "web"},
 }
 """Which layers each layer may import."""

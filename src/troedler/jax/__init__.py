@@ -18,16 +18,20 @@ Needs jax and pgx (``pip install 'troedler[jax]'``).
 
 from troedler.jax.bridge import from_state, to_state, to_states
 from troedler.jax.engine import State
-from troedler.jax.env import TroedlerEnv, make
+from troedler.jax.env import TroedlerEnv, auto_reset, make
 from troedler.jax.play import Played, random_play
+from troedler.jax.sampling import random_legal_action, sample_legal_action
 
 __all__ = [
     "Played",
     "State",
     "TroedlerEnv",
+    "auto_reset",
     "from_state",
     "make",
+    "random_legal_action",
     "random_play",
+    "sample_legal_action",
     "to_state",
     "to_states",
 ]

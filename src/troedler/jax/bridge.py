@@ -21,7 +21,7 @@ from troedler.errors import ConfigurationError, quote
 from troedler.goods import Goods
 from troedler.invariants import problems
 from troedler.jax import engine
-from troedler.jax.engine import State
+from troedler.jax.engine import GameArrays, State
 from troedler.jax.tables import PILE_SIZE, Game, Tables, tables
 from troedler.limits import check_seed
 from troedler.pile import Pile
@@ -33,7 +33,7 @@ _PHASES = tuple(Phase)
 
 
 def _game_of(state: object) -> Game:
-    game = getattr(state, "game", None)
+    game = getattr(state, "_game", None)
     if not isinstance(state, State) or not isinstance(game, Game):
         raise ConfigurationError(f"expected a troedler.jax State, got {quote(state)}")
     return game
@@ -54,13 +54,13 @@ def to_state(
     game = _game_of(state)
     t = tables(game)
     check_seed(seed)
-    batched = np.ndim(state.round) == 1
+    batched = np.ndim(state.current_player) == 1
     if batched != (index is not None):
         raise ConfigurationError(
             "index: give the game's index for a batch of games, and none for one game"
         )
     if batched:
-        size = int(np.shape(state.round)[0])
+        size = int(np.shape(state.current_player)[0])
         if type(index) is not int or not 0 <= index < size:
             raise ConfigurationError(f"index must be 0 to {size - 1}, not {quote(index)}")
     fields = _fields(state)
@@ -73,13 +73,13 @@ def to_states(state: State, *, seed: int = 0, explicit: bool = False) -> list[Ga
     the arrays are copied from the device once for the whole batch."""
     game = _game_of(state)
     check_seed(seed)
-    if np.ndim(state.round) != 1:
+    if np.ndim(state.current_player) != 1:
         raise ConfigurationError("to_states needs a batch of games; use to_state for one")
     fields = _fields(state)
     t = tables(game)
     return [
         _core_state(t, {name: value[i] for name, value in fields.items()}, seed, explicit)
-        for i in range(int(np.shape(state.round)[0]))
+        for i in range(int(np.shape(state.current_player)[0]))
     ]
 
 
@@ -92,7 +92,10 @@ _GAME_FIELDS = (
 
 def _fields(state: State) -> dict[str, Any]:
     """The game's arrays as nested Python lists: far faster to read one by one."""
-    arrays = jax.device_get(tuple(getattr(state, name) for name in _GAME_FIELDS))
+    parts = {"current_player": state.current_player} | {
+        name: getattr(state._x, name) for name in _GAME_FIELDS[1:]
+    }
+    arrays = jax.device_get(tuple(parts[name] for name in _GAME_FIELDS))
     return {name: np.asarray(a).tolist() for name, a in zip(_GAME_FIELDS, arrays, strict=True)}
 
 
@@ -142,7 +145,7 @@ def _core_state(t: Tables, s: dict[str, Any], seed: int, explicit: bool) -> Game
         round=s["round"],
         dealer=s["dealer"],
         phase=phase,
-        current_player=None if current < 0 else current,
+        current_player=None if phase is Phase.GAME_OVER else current,
         game_round_pile=sort_hand(deck) if explicit else deck,
         dealer_piles=dealer_piles,
         discard_pile=Pile.of(stack(s["discard"], s["discard_size"])),
@@ -215,35 +218,37 @@ def from_state(state: GameState, *, recall: str = "table", max_rounds: int | Non
     over = state.phase is Phase.GAME_OVER
     i32 = jnp.int32
     s = State(
-        current_player=i32(-1 if state.current_player is None else state.current_player),
+        current_player=i32(state.current_player or 0),
         observation=jnp.zeros(t.observation_size, jnp.float32),
         rewards=jnp.zeros(t.n, jnp.float32),
         terminated=jnp.bool_(over),
         truncated=jnp.bool_(not over and max_rounds is not None and state.round > max_rounds),
         legal_action_mask=jnp.zeros(t.num_actions, bool),
         _step_count=i32(0),
-        round=i32(state.round),
-        dealer=i32(state.dealer),
-        phase=i32(_PHASES.index(state.phase)),
-        shuffles=i32(state.shuffles),
-        deck=jnp.asarray(stack(state.game_round_pile, t.cards_in_play)),
-        deck_size=i32(len(state.game_round_pile)),
-        discard=jnp.asarray(stack(state.discard_pile.cards, t.cards_in_play)),
-        discard_size=i32(len(state.discard_pile)),
-        piles=jnp.asarray(piles),
-        pile_size=jnp.asarray(pile_size),
-        pile_gone=jnp.asarray(pile_gone),
-        village_goods=jnp.asarray([g.counts for g in state.village_goods], jnp.int32),
-        cart=jnp.asarray([state.board.index(p.cart) for p in state.players], jnp.int32),
-        goods=jnp.asarray([p.goods.counts for p in state.players], jnp.int32),
-        hand=jnp.asarray(np.stack([counts(p.hand) for p in state.players])),
-        value_pile=jnp.asarray(np.stack([counts(p.value_pile) for p in state.players])),
-        played=jnp.asarray(stack(turn.played, t.max_hand)),
-        played_size=i32(len(turn.played)),
-        delivered=jnp.asarray(delivered),
-        discards_due=i32(turn.discards_due),
-        last_discard=i32(-1 if turn.last_discard is None else kind[turn.last_discard.sort_key]),
-        game=t.game,
+        _x=GameArrays(
+            round=i32(state.round),
+            dealer=i32(state.dealer),
+            phase=i32(_PHASES.index(state.phase)),
+            shuffles=i32(state.shuffles),
+            deck=jnp.asarray(stack(state.game_round_pile, t.cards_in_play)),
+            deck_size=i32(len(state.game_round_pile)),
+            discard=jnp.asarray(stack(state.discard_pile.cards, t.cards_in_play)),
+            discard_size=i32(len(state.discard_pile)),
+            piles=jnp.asarray(piles),
+            pile_size=jnp.asarray(pile_size),
+            pile_gone=jnp.asarray(pile_gone),
+            village_goods=jnp.asarray([g.counts for g in state.village_goods], jnp.int32),
+            cart=jnp.asarray([state.board.index(p.cart) for p in state.players], jnp.int32),
+            goods=jnp.asarray([p.goods.counts for p in state.players], jnp.int32),
+            hand=jnp.asarray(np.stack([counts(p.hand) for p in state.players])),
+            value_pile=jnp.asarray(np.stack([counts(p.value_pile) for p in state.players])),
+            played=jnp.asarray(stack(turn.played, t.max_hand)),
+            played_size=i32(len(turn.played)),
+            delivered=jnp.asarray(delivered),
+            discards_due=i32(turn.discards_due),
+            last_discard=i32(-1 if turn.last_discard is None else kind[turn.last_discard.sort_key]),
+        ),
+        _game=t.game,
     )
     return _finished(t)(s, jnp.int32(state.current_player or 0))  # type: ignore[no-any-return]
 
@@ -255,7 +260,7 @@ def _finished(t: Tables) -> Any:
     def finish(s: State, seat: jax.Array) -> State:
         mask = engine.legal_mask(t, s)
         # pgx's convention for a finished game: every action "legal".
-        mask = jnp.where(s.phase == engine.GAME_OVER, True, mask)
+        mask = jnp.where(s._x.phase == engine.GAME_OVER, True, mask)
         return s.replace(  # type: ignore[no-any-return]
             legal_action_mask=mask, observation=engine.observe(t, s, seat)
         )

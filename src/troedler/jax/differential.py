@@ -58,24 +58,7 @@ from troedler.scoring import outcome
 from troedler.setup import new_explicit_game
 from troedler.state import GameState, Phase
 
-__all__ = ["BROKEN_RULES", "Report", "walk"]
-
-
-def _no_feed_for_replacing(t: Tables) -> Tables:
-    return attrs.evolve(t, deliver_replaced=np.zeros_like(t.deliver_replaced))
-
-
-def _game_ends_late(t: Tables) -> Tables:
-    rules = attrs.evolve(t.game.rules, end_threshold=t.game.rules.end_threshold + 1)
-    return attrs.evolve(t, game=attrs.evolve(t.game, rules=rules))
-
-
-BROKEN_RULES: dict[str, Callable[[Tables], Tables]] = {
-    "T5c": _no_feed_for_replacing,
-    "E1": _game_ends_late,
-}
-"""Deliberately broken engines for negative controls: a delivery that replaces
-goods costs no special feed (T5c); the game ends one fulfilled request late (E1)."""
+__all__ = ["Report", "walk"]
 
 
 @attrs.frozen
@@ -100,13 +83,17 @@ class Report:
 
 @functools.lru_cache(maxsize=16)
 def _programs(
-    players: int, recall: str, max_rounds: int | None, rules: Rules | None, broken: str | None
+    players: int,
+    recall: str,
+    max_rounds: int | None,
+    rules: Rules | None,
+    changed: Callable[[Tables], Tables] | None,
 ) -> tuple[TroedlerEnv, Any, Any, Any]:
     """The environment and its compiled batch programs, kept across walks: the
     compilation takes far longer than a short walk."""
     env = make(players, recall=recall, max_rounds=max_rounds, rules=rules)
-    if broken is not None:
-        env.tables = BROKEN_RULES[broken](env.tables)
+    if changed is not None:
+        env.tables = changed(env.tables)
     # The walks run small batches, where the host's checks take the time:
     # compile for a short compilation rather than for the fastest code.
     fast = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
@@ -189,7 +176,7 @@ def walk(
     recall: str = "table",
     max_rounds: int | None = 100,
     rules: Rules | None = None,
-    broken: str | None = None,
+    changed: Callable[[Tables], Tables] | None = None,
     eager: bool = False,
 ) -> Report:
     """Random masked walks of ``games`` JAX games at once, ``steps`` steps each,
@@ -197,11 +184,13 @@ def walk(
 
     A finished or truncated game is replaced by a new one. With ``eager``,
     a seat fulfils a goods request whenever it can (and otherwise moves at
-    random): random play then reaches the end of the game many times sooner. ``broken`` names
-    a rule of :data:`BROKEN_RULES` to break in the JAX engine, for a
-    negative control: the walk must then report mismatches.
+    random): random play then reaches the end of the game many times sooner.
+    ``changed``, for a negative control, changes the JAX engine's tables (a
+    module-level function of :class:`~troedler.jax.tables.Tables`, so that
+    the compiled programs are kept for it): an engine with a rule broken
+    that way must make the walk report mismatches.
     """
-    env, init, step, views = _programs(players, recall, max_rounds, rules, broken)
+    env, init, step, views = _programs(players, recall, max_rounds, rules, changed)
     layout = action_layout(env.game.board, env.game.cards)
     deliver = layout.section("deliver")
     rng = np.random.default_rng(seed)
@@ -231,7 +220,7 @@ def walk(
     )
 
     def core_states(batch: State) -> list[GameState]:
-        return to_states(batch.replace(game=true_game))
+        return to_states(batch.replace(_game=true_game))
 
     def set_up(index: int, core: GameState, twin: GameState) -> None:
         try:

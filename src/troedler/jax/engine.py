@@ -14,12 +14,14 @@ the size are kept at 0, so that two equal games are equal arrays.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pgx
+from jax.custom_batching import custom_vmap
 from pgx._src.struct import dataclass, field
 
 from troedler.goods import GOODS_PER_KIND
@@ -31,6 +33,7 @@ __all__ = [
     "GAME_OVER",
     "PLAY_TURNS",
     "TAKE_PILES",
+    "GameArrays",
     "State",
     "init",
     "legal_mask",
@@ -49,27 +52,17 @@ _I32 = jnp.int32
 
 
 @dataclass
-class State(pgx.State):  # type: ignore[misc]  # pgx ships no type hints
-    """One game (or a batch of games: every array then has a leading batch axis).
+class GameArrays:
+    """The arrays of one game (a leading batch axis in a batch): the private
+    part of a :class:`State`, ``state._x``, as pgx keeps a game's own arrays.
 
-    The first seven fields are pgx's; the others hold the game. Card types
-    are numbered as in :func:`troedler.adapters.actions.card_types`, phases
-    as in :class:`troedler.Phase`, seats and villages as in the core. A
-    seat of -1 stands for no seat (the core's None), a card type of -1 for
-    no card.
+    Card types are numbered as in :func:`troedler.adapters.actions.card_types`,
+    phases as in :class:`troedler.Phase`, seats and villages as in the core;
+    a card type of -1 stands for no card. Read a game through
+    :func:`troedler.jax.to_state`, not through these arrays: their layout
+    may change with the engine.
     """
 
-    current_player: Array
-    """The seat to decide; -1 once the game is over."""
-    observation: Array
-    """The observation tensor of the seat to decide (seat 0 once over)."""
-    rewards: Array
-    """[players] float32: the winners share 1 at the step that ends the game."""
-    terminated: Array
-    truncated: Array
-    """Set when a game still running passes ``max_rounds`` rounds."""
-    legal_action_mask: Array
-    _step_count: Array
     round: Array
     dealer: Array
     phase: Array
@@ -104,13 +97,60 @@ class State(pgx.State):  # type: ignore[misc]  # pgx ships no type hints
     discards_due: Array
     last_discard: Array
     """The card type discarded last while discards are due, or -1."""
-    game: Game = field(pytree_node=False)
+
+    if TYPE_CHECKING:  # what pgx's untyped dataclass makes, for the type checker
+
+        def __init__(self, **fields: Array) -> None: ...
+
+        def replace(self, **fields: Array) -> GameArrays:
+            """A copy with ``fields`` changed."""
+
+
+@dataclass
+class State(pgx.State):  # type: ignore[misc]  # pgx ships no type hints
+    """One game (or a batch of games: every array then has a leading batch axis).
+
+    Its public fields are pgx's six; the game itself lies in the private
+    ``_x`` (:class:`GameArrays`), read through :func:`troedler.jax.to_state`.
+    """
+
+    current_player: Array
+    """The seat to decide (int32); seat 0 once the game is over."""
+    observation: Array
+    """The observation tensor of the seat to decide (seat 0's once over)."""
+    rewards: Array
+    """[players] float32: the winners share 1 at the step that ends the game."""
+    terminated: Array
+    """Set at the step that ends the game (E1), and by an illegal action."""
+    truncated: Array
+    """Set when a game still running passes ``max_rounds`` rounds."""
+    legal_action_mask: Array
+    """[num_actions] bool: the legal action ids (all set once the game is over)."""
+    _step_count: Array
+    _x: GameArrays
+    _game: Game = field(pytree_node=False)
     """Board, cards and rules: static, the same for every game of a batch."""
 
     @property
     def env_id(self) -> Any:
         """pgx's name for the environment."""
         return "troedler"
+
+    def to_svg(self, *, color_theme: Any = None, scale: Any = None) -> str:
+        """The game drawn by :func:`troedler.svg.render_svg` (through
+        :func:`troedler.jax.to_state`); a batch is drawn game by game, side by side.
+
+        ``color_theme`` and ``scale`` are pgx's; ``scale`` multiplies the size.
+        """
+        from troedler.jax.picture import state_svg  # noqa: PLC0415 - svg only when drawn
+
+        return state_svg(self, scale=1.0 if scale is None else float(scale))
+
+    def save_svg(self, filename: Any, *, color_theme: Any = None, scale: Any = None) -> None:
+        """Write :meth:`to_svg` to ``filename`` (a name ending in ``.svg``)."""
+        from troedler.jax.picture import save_state_svg  # noqa: PLC0415 - svg only when drawn
+
+        save_state_svg(self, filename, scale=1.0 if scale is None else float(scale))
 
 
 # --- small array helpers ----------------------------------------------------
@@ -149,10 +189,10 @@ def _discard_options(hand: Array, due: Array, last: Array) -> Array:
 def _fisher_yates(cards: Array, size: Array, key: Array) -> Array:
     """``cards[:size]`` shuffled (the rest kept), by Fisher-Yates from the top.
 
-    Cheaper than sorting by random keys: one swap per place, and under
-    ``vmap`` every game of a batch swaps at once. Place i takes a random place
-    0 to i, a 32-bit word modulo i + 1: no place is more likely than another
-    by more than (i + 1) / 2**32, below 3e-8 for the game's 110 cards.
+    Place i takes a random place 0 to i, a 32-bit word modulo i + 1: no place
+    is more likely than another by more than (i + 1) / 2**32, below 3e-8 for
+    the game's 110 cards. It runs only for the games that reshuffle (see
+    :func:`_only_where`).
     """
     words = jax.random.bits(key, cards.shape, jnp.uint32)
 
@@ -167,21 +207,76 @@ def _fisher_yates(cards: Array, size: Array, key: Array) -> Array:
     return shuffled
 
 
-def _form_piles(t: Tables, s: State, key: Array) -> State:
-    """``s`` with the round's dealer piles formed from the top of the
-    game-round pile, reshuffling the discard pile where R3 says so."""
+def _only_where(need: Array, function: Callable[..., Any], otherwise: Any, *arguments: Any) -> Any:
+    """``function(*arguments)`` where ``need`` holds, else ``otherwise``: a
+    pytree shaped as the function's result.
+
+    For one game this is a ``lax.cond``. Under ``jax.vmap`` a ``cond`` on a
+    batched condition runs both branches for every game; here the batch rule
+    runs ``function`` only for the games that need it, a chunk of them at a
+    time (gathered, computed, scattered back), while any game is left. Work
+    that happens once a round or once a game (forming piles, a reshuffle, a
+    new set-up) then costs the batch in proportion to the games doing it.
+    """
+
+    def one(need: Array, otherwise: Any, arguments: tuple[Any, ...]) -> Any:
+        return jax.lax.cond(need, lambda: function(*arguments), lambda: otherwise)
+
+    batched = custom_vmap(one)
+
+    @batched.def_vmap
+    def rule(
+        size: int, in_batched: Any, need: Array, otherwise: Any, arguments: tuple[Any, ...]
+    ) -> tuple[Any, Any]:
+        def spread(value: Array, is_batched: bool) -> Array:
+            return value if is_batched else jnp.broadcast_to(value, (size, *jnp.shape(value)))
+
+        need_batched, otherwise_batched, arguments_batched = in_batched
+        need = spread(need, need_batched)
+        otherwise = jax.tree_util.tree_map(spread, otherwise, otherwise_batched)
+        arguments = jax.tree_util.tree_map(spread, arguments, arguments_batched)
+        chunk = max(1, -(-size // _CHUNKS))
+
+        def body(carry: tuple[Any, Array]) -> tuple[Any, Array]:
+            result, todo = carry
+            games = jnp.nonzero(todo, size=chunk, fill_value=size)[0]
+            picked = jax.tree_util.tree_map(lambda a: a[jnp.minimum(games, size - 1)], arguments)
+            done = jax.vmap(function)(*picked)
+            # Fill places (index ``size``) are dropped.
+            result = jax.tree_util.tree_map(
+                lambda old, new: old.at[games].set(new, mode="drop"), result, done
+            )
+            return result, todo.at[games].set(False, mode="drop")
+
+        result, _ = jax.lax.while_loop(lambda carry: carry[1].any(), body, (otherwise, need))
+        return result, jax.tree_util.tree_map(lambda _: True, result)
+
+    return batched(need, otherwise, arguments)
+
+
+_CHUNKS = 16
+"""A batch rule of :func:`_only_where` handles a sixteenth of the batch at a time."""
+
+
+def _form_piles(t: Tables, x: GameArrays, key: Array, *, reshuffles: bool = True) -> GameArrays:
+    """``x`` with the round's dealer piles formed from the top of the
+    game-round pile, reshuffling the discard pile where R3 says so (never
+    with ``reshuffles=False``, for a new game's full pile)."""
     c, piles = t.cards_in_play, t.piles
     need = PILE_SIZE * piles
     rules = t.game.rules
-    d, m = s.deck_size, s.discard_size
-    reshuffle = (m > 0) & ((d == 0) | ((d < need) & rules.reshuffle_mid_forming))
+    d, m = x.deck_size, x.discard_size
+    if reshuffles:
+        reshuffle = (m > 0) & ((d == 0) | ((d < need) & rules.reshuffle_mid_forming))
+        # A uniform shuffle of the discard pile, made only where R3 asks for it.
+        shuffled = _only_where(reshuffle, _fisher_yates, x.discard, x.discard, m, key)
+    else:
+        reshuffle, shuffled = jnp.bool_(False), x.discard
     j = jnp.arange(c)
-    # A uniform shuffle of the first m cards: random words, the rest last.
-    shuffled = _fisher_yates(s.discard, m, key)
     # The cards to lay, as one stack: the shuffled discard pile below, what
     # is left of the game-round pile on top (laid first).
     below = jnp.where(reshuffle, m, 0)
-    stack = jnp.where(j < below, shuffled, s.deck[jnp.clip(j - below, 0, c - 1)])
+    stack = jnp.where(j < below, shuffled, x.deck[jnp.clip(j - below, 0, c - 1)])
     total = below + d
     laid_count = jnp.minimum(need, total)
     i = jnp.arange(need)
@@ -191,19 +286,23 @@ def _form_piles(t: Tables, s: State, key: Array) -> State:
     new_piles = laid.reshape(PILE_SIZE, piles).T
     pile_size = laid_valid.reshape(PILE_SIZE, piles).sum(axis=0).astype(_I32)
     deck_size = total - laid_count
-    two = rules.two_player_rules
-    return s.replace(  # type: ignore[no-any-return]
+    return x.replace(
         deck=jnp.where(j < deck_size, stack, 0),
         deck_size=deck_size,
-        discard=jnp.where(reshuffle, 0, s.discard),
+        discard=jnp.where(reshuffle, 0, x.discard),
         discard_size=jnp.where(reshuffle, 0, m),
-        shuffles=s.shuffles + reshuffle.astype(_I32),
+        shuffles=x.shuffles + reshuffle.astype(_I32),
         piles=new_piles,
         pile_size=pile_size,
         pile_gone=jnp.zeros(piles, bool),
         phase=jnp.int32(TAKE_PILES),
-        current_player=s.dealer if two else (s.dealer + 1) % t.n,
     )
+
+
+def _first_to_take(t: Tables, dealer: Array) -> Array:
+    """The seat to decide first in a round: the dealer with two players (the
+    dealer discards a pile first), else the seat after the dealer (R4)."""
+    return dealer if t.game.rules.two_player_rules else (dealer + 1) % t.n
 
 
 def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
@@ -213,33 +312,31 @@ def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
     n, v, c = t.n, t.villages, t.cards_in_play
     k_shuffle, k_dealer, k_form = jax.random.split(key, 3)
     cards = t.game.cards
-    deck_size = (
-        len(cards.routes)
-        + len(cards.requests)
-        - rules.setup_requests
-        + cards.special_feed
-        - rules.setup_feed
-        + cards.extra_goods
+    k_goods, k_piles = jax.random.split(k_shuffle)
+
+    def shuffled_together(key: Array, *items: Array) -> tuple[Array, ...]:
+        # Fisher-Yates shuffles of several arrays in one loop: the loop's
+        # steps, not the cards, cost the time (see _fisher_yates).
+        width = max(a.shape[0] for a in items)
+        rows = jnp.stack([jnp.pad(a, (0, width - a.shape[0])) for a in items])
+        sizes = jnp.asarray([a.shape[0] for a in items], _I32)
+        mixed = jax.vmap(_fisher_yates)(rows, sizes, jax.random.split(key, len(items)))
+        return tuple(mixed[i, : a.shape[0]] for i, a in enumerate(items))
+
+    # S4: the 48 goods mixed and dealt onto the numbered villages in board
+    # order; S5: the goods requests mixed, to choose those of the set-up pile.
+    bag, requests = shuffled_together(
+        k_goods,
+        jnp.repeat(jnp.arange(GOODS, dtype=_I32), GOODS_PER_KIND),
+        jnp.asarray(t.request_cards),
     )
-    sizes = (48, len(cards.requests), rules.setup_requests + rules.setup_feed, deck_size)
-    # One draw of random words for the four shuffles of the set-up: cheaper to
-    # compile than four permutations.
-    words = jax.random.bits(k_shuffle, (sum(sizes),), jnp.uint32)
-    cuts = np.cumsum((0, *sizes))
-
-    def shuffled(number: int, items: Array) -> Array:
-        return items[jnp.argsort(words[cuts[number] : cuts[number + 1]], stable=True)]
-
-    # S4: the 48 goods mixed and dealt onto the numbered villages in board order.
-    bag = shuffled(0, jnp.repeat(jnp.arange(GOODS, dtype=_I32), GOODS_PER_KIND))
     owner = np.repeat(np.arange(v), t.numbers)
     village_goods = jnp.zeros((v, GOODS), _I32).at[owner, bag].add(1)
     # S5: requests and feed for the face-up discard pile; S6: the rest face down.
-    requests = shuffled(1, jnp.asarray(t.request_cards))
     chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
-    setup_pile = shuffled(2, jnp.concatenate([chosen, jnp.full(rules.setup_feed, FEED, _I32)]))
-    deck_cards = shuffled(
-        3,
+    setup_pile, deck_cards = shuffled_together(
+        k_piles,
+        jnp.concatenate([chosen, jnp.full(rules.setup_feed, FEED, _I32)]),
         jnp.concatenate(
             [
                 jnp.asarray(t.route_cards),
@@ -254,14 +351,7 @@ def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
     else:
         dealer = jnp.int32(starting_dealer)
     zero = jnp.int32(0)
-    state = State(
-        current_player=zero,
-        observation=jnp.zeros(t.observation_size, jnp.float32),
-        rewards=jnp.zeros(n, jnp.float32),
-        terminated=jnp.bool_(False),
-        truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(t.num_actions, bool),
-        _step_count=zero,
+    x = GameArrays(
         round=jnp.int32(1),
         dealer=dealer,
         phase=jnp.int32(TAKE_PILES),
@@ -283,9 +373,20 @@ def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
         delivered=jnp.zeros(v, _I32),
         discards_due=zero,
         last_discard=jnp.int32(_NO_CARD),
-        game=t.game,
     )
-    state = _form_piles(t, state, k_form)
+    # A new game's pile is full: the first forming never reshuffles.
+    x = _form_piles(t, x, k_form, reshuffles=False)
+    state = State(
+        current_player=_first_to_take(t, dealer),
+        observation=jnp.zeros(t.observation_size, jnp.float32),
+        rewards=jnp.zeros(n, jnp.float32),
+        terminated=jnp.bool_(False),
+        truncated=jnp.bool_(False),
+        legal_action_mask=jnp.zeros(t.num_actions, bool),
+        _step_count=zero,
+        _x=x,
+        _game=t.game,
+    )
     return state.replace(legal_action_mask=legal_mask(t, state))  # type: ignore[no-any-return]
 
 
@@ -296,14 +397,14 @@ def legal_mask(t: Tables, s: State) -> Array:
     """[num_actions] bool: the ids of the legal moves, as
     :meth:`troedler.adapters.actions.ActionLayout.legal_action_ids` gives them."""
     seat = jnp.maximum(s.current_player, 0)
-    hand, cart, held = s.hand[seat], s.cart[seat], s.goods[seat]
-    goods = s.village_goods
+    hand, cart, held = s._x.hand[seat], s._x.cart[seat], s._x.goods[seat]
+    goods = s._x.village_goods
     here = goods[cart]
-    taking = s.phase == TAKE_PILES
-    turn = (s.phase == PLAY_TURNS) & (s.discards_due == 0)
-    discarding = (s.phase == PLAY_TURNS) & (s.discards_due > 0)
-    dealer_discards = t.game.rules.two_player_rules & (s.pile_gone.sum() == 0)
-    present = jnp.concatenate([~s.pile_gone, jnp.zeros(5 - t.piles, bool)])
+    taking = s._x.phase == TAKE_PILES
+    turn = (s._x.phase == PLAY_TURNS) & (s._x.discards_due == 0)
+    discarding = (s._x.phase == PLAY_TURNS) & (s._x.discards_due > 0)
+    dealer_discards = t.game.rules.two_player_rules & (s._x.pile_gone.sum() == 0)
+    present = jnp.concatenate([~s._x.pile_gone, jnp.zeros(5 - t.piles, bool)])
     take = taking & ~dealer_discards & present
     discard_pile = taking & dealer_discards & present[:3]
 
@@ -327,11 +428,11 @@ def legal_mask(t: Tables, s: State) -> Array:
         turn
         & (hand[request] > 0)
         & (here.sum() == 0)
-        & (s.delivered[cart] == 0)
+        & (s._x.delivered[cart] == 0)
         & jnp.all(jnp.asarray(t.deliver_goods) <= held, axis=1)
         & (jnp.asarray(t.deliver_replaced) <= feed)
     )
-    options = _discard_options(hand, s.discards_due, s.last_discard)
+    options = _discard_options(hand, s._x.discards_due, s._x.last_discard)
     discard_card = discarding & options[jnp.asarray(t.discard_type)]
     return jnp.concatenate(
         [take, discard_pile, route, extra, feed_move, feed_extra, deliver, turn[None], discard_card]
@@ -374,18 +475,20 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     is_take, is_discard_pile = section == 0, section == 1
     pile = jnp.clip(offset, 0, t.piles - 1)
     layers = jnp.arange(PILE_SIZE)
-    in_pile = layers < s.pile_size[pile]
-    taken = _counts(s.piles[pile], in_pile, types)
-    gone = s.pile_gone.at[pile].set(True)
-    takes_done = s.pile_gone.sum() + 1 - (1 if rules.two_player_rules else 0)
+    in_pile = layers < s._x.pile_size[pile]
+    taken = _counts(s._x.piles[pile], in_pile, types)
+    gone = s._x.pile_gone.at[pile].set(True)
+    takes_done = s._x.pile_gone.sum() + 1 - (1 if rules.two_player_rules else 0)
     last_take = is_take & (takes_done >= n)
     to_discard_pile = jnp.where(
         is_discard_pile,
         jnp.arange(t.piles) == pile,
         last_take & ~gone,
     )
-    pile_cards = s.piles.reshape(-1)
-    pile_valid = (to_discard_pile[:, None] & (layers[None, :] < s.pile_size[:, None])).reshape(-1)
+    pile_cards = s._x.piles.reshape(-1)
+    pile_valid = (to_discard_pile[:, None] & (layers[None, :] < s._x.pile_size[:, None])).reshape(
+        -1
+    )
 
     # --- playing a card (T2-T5)
     is_route, is_extra, is_feed_move, is_feed_extra, is_deliver = (
@@ -409,7 +512,7 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
         ],
         jnp.int32(FEED),
     )
-    cart = s.cart[seat]
+    cart = s._x.cart[seat]
     move_to = jnp.select(
         [is_route, is_feed_move],
         [jnp.asarray(t.route_to)[route_i], jnp.asarray(t.feed_to)[feed_i]],
@@ -430,25 +533,25 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
 
     # --- ending the turn (T6, T7)
     is_end, is_discard_card = section == 7, section == 8
-    hand_row = s.hand[seat] + jnp.where(is_take, taken, 0) - spent
-    in_played = jnp.arange(t.max_hand) < s.played_size
-    to_discard_played = is_end & in_played & (s.played < FEED)
-    to_value = _counts(s.played, is_end & in_played & (s.played >= FEED), types)
+    hand_row = s._x.hand[seat] + jnp.where(is_take, taken, 0) - spent
+    in_played = jnp.arange(t.max_hand) < s._x.played_size
+    to_discard_played = is_end & in_played & (s._x.played < FEED)
+    to_value = _counts(s._x.played, is_end & in_played & (s._x.played >= FEED), types)
     size, feed = hand_row.sum(), hand_row[FEED]
     limit = rules.hand_limit
     over = is_end & (size > limit)
     required = jnp.where(over, jnp.where(feed >= limit, size - feed, size - limit), 0)
     overflow = jnp.where(over & (feed >= limit), feed - limit, 0)
     hand_row = hand_row - _one_hot(FEED, types) * overflow
-    value_row = s.value_pile[seat] + to_value + _one_hot(FEED, types) * overflow
+    value_row = s._x.value_pile[seat] + to_value + _one_hot(FEED, types) * overflow
 
     # The discard pile: a dealer pile, or the routes and extra goods played.
-    discard, discard_size = _append(s.discard, s.discard_size, pile_cards, pile_valid)
-    discard, discard_size = _append(discard, discard_size, s.played, to_discard_played)
+    discard, discard_size = _append(s._x.discard, s._x.discard_size, pile_cards, pile_valid)
+    discard, discard_size = _append(discard, discard_size, s._x.played, to_discard_played)
 
     # Discarding down to the hand limit: the chosen card, then every discard
     # that is the only one possible (actions._discard_down).
-    due = jnp.where(is_discard_card, s.discards_due, required)
+    due = jnp.where(is_discard_card, s._x.discards_due, required)
     first = jnp.where(
         is_discard_card,
         jnp.asarray(t.discard_type)[jnp.clip(offset, 0, t.discard_type.shape[0] - 1)],
@@ -475,30 +578,32 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     waiting = (is_end | is_discard_card) & (due > 0)
 
     # --- the players, the villages, the turn
-    hand = s.hand.at[seat].set(hand_row)
-    value_pile = s.value_pile.at[seat].set(value_row)
-    goods_row = s.goods[seat] + take_row - delivered_goods
-    goods = s.goods.at[seat].set(goods_row)
+    hand = s._x.hand.at[seat].set(hand_row)
+    value_pile = s._x.value_pile.at[seat].set(value_row)
+    goods_row = s._x.goods[seat] + take_row - delivered_goods
+    goods = s._x.goods.at[seat].set(goods_row)
     take_at = jnp.where(take_good >= 0, move_to, cart)
-    village_goods = s.village_goods.at[take_at].add(-take_row)
+    village_goods = s._x.village_goods.at[take_at].add(-take_row)
     village_goods = village_goods.at[cart].add(delivered_goods)
-    carts = s.cart.at[seat].set(move_to)
+    carts = s._x.cart.at[seat].set(move_to)
     delivered = jnp.where(
         is_deliver,
-        s.delivered.at[cart].set(s.delivered.max() + 1),
-        jnp.where(is_end | is_discard_card, 0, s.delivered),
+        s._x.delivered.at[cart].set(s._x.delivered.max() + 1),
+        jnp.where(is_end | is_discard_card, 0, s._x.delivered),
     )
-    played, played_size = _append(s.played, s.played_size, played_items, played_valid)
+    played, played_size = _append(s._x.played, s._x.played_size, played_items, played_valid)
     clear_turn = is_end | is_discard_card
     played = jnp.where(clear_turn, 0, played)
     played_size = jnp.where(clear_turn, 0, played_size)
 
     # --- whose decision next, the end of the round and of the game (R4-R6, E1)
     following = (seat + 1) % n
-    round_ends = turn_over & (following == s.dealer)
+    round_ends = turn_over & (following == s._x.dealer)
     fulfilled = value_pile[:, FEED + 1 :].sum(axis=1)
     game_over = round_ends & jnp.any(fulfilled >= rules.end_threshold)
     next_round = round_ends & ~game_over
+    dealer = s._x.dealer
+    next_dealer = (dealer + 1) % n
     current = jnp.select(
         [
             is_take & ~last_take,
@@ -506,23 +611,30 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
             is_discard_pile,
             turn_over & ~round_ends,
             game_over,
+            next_round,
         ],
-        [(s.dealer + 1 + takes_done) % n, s.dealer, (s.dealer + 1) % n, following, -1],
+        [
+            (dealer + 1 + takes_done) % n,
+            dealer,
+            (dealer + 1) % n,
+            following,
+            0,
+            _first_to_take(t, next_dealer),
+        ],
         seat,
     )
     phase = jnp.select(
-        [last_take, game_over], [jnp.int32(PLAY_TURNS), jnp.int32(GAME_OVER)], s.phase
+        [last_take, game_over], [jnp.int32(PLAY_TURNS), jnp.int32(GAME_OVER)], s._x.phase
     )
     leave_piles = last_take
-    s = s.replace(
-        current_player=current,
+    x = s._x.replace(
         phase=phase,
         discard=discard,
         discard_size=discard_size,
-        piles=jnp.where(leave_piles, 0, s.piles),
-        pile_size=jnp.where(leave_piles, 0, s.pile_size),
+        piles=jnp.where(leave_piles, 0, s._x.piles),
+        pile_size=jnp.where(leave_piles, 0, s._x.pile_size),
         pile_gone=jnp.where(
-            leave_piles, True, jnp.where(is_take | is_discard_pile, gone, s.pile_gone)
+            leave_piles, True, jnp.where(is_take | is_discard_pile, gone, s._x.pile_gone)
         ),
         village_goods=village_goods,
         cart=carts,
@@ -535,16 +647,29 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
         discards_due=jnp.where(waiting, due, 0),
         last_discard=jnp.where(waiting, last, _NO_CARD),
     )
-    formed = _form_piles(t, s.replace(dealer=(s.dealer + 1) % n, round=s.round + 1), key)
-    s = jax.tree_util.tree_map(lambda new, old: jnp.where(next_round, new, old), formed, s)
+
+    def next_round_of(x: GameArrays, key: Array) -> GameArrays:
+        return _form_piles(t, x.replace(dealer=(x.dealer + 1) % n, round=x.round + 1), key)
+
+    # Once a round: computed only for the games whose round ends.
+    x = _only_where(next_round, next_round_of, x, x, key)
     rewards = jnp.where(game_over, _rewards(t, value_pile, goods), 0.0)
     truncated = (
         jnp.bool_(False)
         if t.game.max_rounds is None
-        else ~game_over & (s.round > t.game.max_rounds)
+        else ~game_over & (x.round > t.game.max_rounds)
     )
-    s = s.replace(rewards=rewards, terminated=game_over, truncated=truncated)
+    s = s.replace(
+        current_player=current, rewards=rewards, terminated=game_over, truncated=truncated, _x=x
+    )
     return s.replace(legal_action_mask=legal_mask(t, s))  # type: ignore[no-any-return]
+
+
+PROFILED: dict[str, Callable[[Tables, State, Array], Any]] = {
+    "_form_piles": lambda t, s, key: _form_piles(t, s._x, key),
+    "_fisher_yates": lambda t, s, key: _fisher_yates(s._x.discard, s._x.discard_size, key),
+}
+"""Parts of the step that benchmarks/jax_profile.py times on their own."""
 
 
 # --- the observation tensor --------------------------------------------------
@@ -561,29 +686,29 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
     def relative(other: Array) -> Array:
         return _one_hot((other - seat) % n, n)
 
-    due = s.discards_due
-    in_played = jnp.arange(t.max_hand) < s.played_size
+    due = s._x.discards_due
+    in_played = jnp.arange(t.max_hand) < s._x.played_size
     head = [
         _one_hot(seat, n),
         jnp.array([int(perfect)], _I32),
-        s.round[None],
-        _one_hot(s.phase, _PHASES),
-        relative(s.dealer),
-        relative(s.current_player) * (s.current_player >= 0),
+        s._x.round[None],
+        _one_hot(s._x.phase, _PHASES),
+        relative(s._x.dealer),
+        relative(s.current_player) * (s._x.phase != GAME_OVER),
         due[None],
-        _one_hot(s.last_discard, types) * ((due > 0) & (s.last_discard >= 0)),
-        _counts(s.played, in_played, types),
-        (s.delivered > 0).astype(_I32),
-        s.village_goods.reshape(-1),
+        _one_hot(s._x.last_discard, types) * ((due > 0) & (s._x.last_discard >= 0)),
+        _counts(s._x.played, in_played, types),
+        (s._x.delivered > 0).astype(_I32),
+        s._x.village_goods.reshape(-1),
     ]
     order = (seat + jnp.arange(n)) % n
     known = (jnp.ones(n, bool) if perfect else order == seat).astype(_I32)[:, None]
-    hands, values = s.hand[order], s.value_pile[order]
+    hands, values = s._x.hand[order], s._x.value_pile[order]
     feed_used = values[:, FEED]
     rows = jnp.concatenate(
         [
-            (jnp.arange(v)[None, :] == s.cart[order][:, None]).astype(_I32),
-            s.goods[order],
+            (jnp.arange(v)[None, :] == s._x.cart[order][:, None]).astype(_I32),
+            s._x.goods[order],
             hands.sum(axis=1, keepdims=True),
             known,
             hands * known,
@@ -596,20 +721,20 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
         ],
         axis=1,
     )
-    present = (s.phase == TAKE_PILES) & ~s.pile_gone
+    present = (s._x.phase == TAKE_PILES) & ~s._x.pile_gone
     layers = jnp.arange(PILE_SIZE)
     if perfect:
-        seen = layers[None, :] < s.pile_size[:, None]
+        seen = layers[None, :] < s._x.pile_size[:, None]
         unknown_in_piles = jnp.zeros(piles, _I32)
     else:
-        seen = layers[None, :] == s.pile_size[:, None] - 1
-        unknown_in_piles = jnp.maximum(s.pile_size - 1, 0)
-    pile_counts = jax.vmap(lambda cards, valid: _counts(cards, valid, types))(s.piles, seen)
-    size = s.discard_size
+        seen = layers[None, :] == s._x.pile_size[:, None] - 1
+        unknown_in_piles = jnp.maximum(s._x.pile_size - 1, 0)
+    pile_counts = jax.vmap(lambda cards, valid: _counts(cards, valid, types))(s._x.piles, seen)
+    size = s._x.discard_size
     j = jnp.arange(t.cards_in_play)
     if perfect:
         portion = rules.setup_requests + rules.setup_feed
-        hidden = jnp.where((s.shuffles == SETUP_SHUFFLES) & (size >= portion), portion, 0)
+        hidden = jnp.where((s._x.shuffles == SETUP_SHUFFLES) & (size >= portion), portion, 0)
         unknown = jnp.maximum(hidden - 1, 0)
         discard_seen = (j >= unknown) & (j < size)
     else:
@@ -621,7 +746,7 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
         (pile_counts * present[:, None]).reshape(-1),
         size[None],
         unknown[None],
-        _counts(s.discard, discard_seen, types),
-        s.deck_size[None],
+        _counts(s._x.discard, discard_seen, types),
+        s._x.deck_size[None],
     ]
     return jnp.concatenate([*head, rows.reshape(-1), *tail]).astype(jnp.float32)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -16,7 +17,7 @@ from troedler.jax.engine import State
 from troedler.jax.tables import Game, Tables, tables
 from troedler.rules import Rules
 
-__all__ = ["TroedlerEnv", "make"]
+__all__ = ["TroedlerEnv", "auto_reset", "make"]
 
 VERSION = "v0"
 """pgx's version string: changes when the behaviour of the environment does."""
@@ -159,3 +160,41 @@ def make(
         cards=cards,
         starting_dealer=starting_dealer,
     )
+
+
+def auto_reset(env: TroedlerEnv) -> Callable[[State, jax.Array, jax.Array], State]:
+    """``env.step`` that starts a new game the step after one ends: pgx's
+    ``pgx.experimental.auto_reset(env.step, env.init)``, made cheap under ``vmap``.
+
+    Its meaning and its keys are pgx's: a finished (or truncated) game
+    first has its flags and rewards cleared, the step is made with the first
+    half of ``key``, and a game the step ends is replaced by ``env.init`` of
+    the second half, keeping that step's ``terminated``, ``truncated`` and
+    ``rewards``; so the states are the same as pgx's wrapper gives. pgx's
+    wrapper sets up a new game at every step for every game of a batch and
+    keeps it only where one ended (``vmap`` runs both sides of its
+    ``lax.cond``); this one sets up new games only for the games that ended.
+    """
+    if not isinstance(env, TroedlerEnv):
+        raise ConfigurationError(f"expected a troedler.jax environment, got {quote(env)}")
+
+    def fresh(key: jax.Array, ended: State) -> State:
+        return env.init(key).replace(  # type: ignore[no-any-return]
+            terminated=ended.terminated, truncated=ended.truncated, rewards=ended.rewards
+        )
+
+    def step(state: State, action: jax.Array, key: jax.Array) -> State:
+        if key is None:
+            raise ConfigurationError("step needs a key: chance (R3) is drawn inside the step")
+        first, second = jax.random.split(key)
+        done = state.terminated | state.truncated
+        state = state.replace(
+            terminated=state.terminated & ~done,
+            truncated=state.truncated & ~done,
+            rewards=jnp.where(done, 0.0, state.rewards),
+        )
+        state = env.step(state, action, first)
+        done = state.terminated | state.truncated
+        return engine._only_where(done, fresh, state, second, state)  # type: ignore[no-any-return]
+
+    return step

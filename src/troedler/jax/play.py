@@ -2,12 +2,12 @@
 
 :func:`random_play` runs a batch of games for a number of steps with random
 legal actions drawn inside ``jax.lax.scan``, starting a new game wherever
-one ends. By default it wraps the step in pgx's own
-``pgx.experimental.auto_reset``; with ``reset_every`` it resets finished
-games only every so many steps instead, which spares the batch the set-up
-that ``auto_reset`` computes at every step for every game (under ``vmap``
-both sides of its ``lax.cond`` run). The speed benchmark measures both; it
-is also the smallest example of the engine at work.
+one ends. By default it wraps the step in :func:`troedler.jax.auto_reset`,
+which has the meaning of pgx's ``pgx.experimental.auto_reset`` and sets up
+new games only where games ended; with ``reset_every`` it resets finished
+games only every so many steps instead. Actions are drawn by
+:func:`troedler.jax.random_legal_action`. The speed benchmark measures it;
+it is also the smallest example of the engine at work.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from typing import Any
 import attrs
 import jax
 import jax.numpy as jnp
-from pgx.experimental import auto_reset
+from pgx.experimental import auto_reset as pgx_auto_reset
 
 from troedler.errors import ConfigurationError, quote
 from troedler.jax.engine import State
-from troedler.jax.env import TroedlerEnv
+from troedler.jax.env import TroedlerEnv, auto_reset
+from troedler.jax.sampling import random_legal_action
 
 __all__ = ["Played", "random_play"]
 
@@ -47,43 +48,21 @@ def _check_count(value: object, name: str) -> int:
     return value
 
 
-_BLOCK = 64
-
-
-def _random_actions(state: State, key: jax.Array) -> jax.Array:
-    """A legal action of each game, uniformly at random: the k-th legal id for
-    a random k. (``jax.random.categorical`` over the 2,441 ids draws a random
-    number for every id and costs ten times the step.) The k-th id is found
-    in two short running sums, over blocks of 64 ids and then within one:
-    a running sum over all 2,441 ids is slow on a CPU."""
-    mask = state.legal_action_mask
-    size = mask.shape[-1]
-    blocks = -(-size // _BLOCK)
-    padded = jnp.zeros((*mask.shape[:-1], blocks * _BLOCK), bool).at[..., :size].set(mask)
-    rows = padded.reshape(*mask.shape[:-1], blocks, _BLOCK).astype(jnp.int32)
-    per_block = rows.sum(axis=-1)
-    count = per_block.sum(axis=-1)
-    pick = jnp.floor(jax.random.uniform(key, count.shape) * count).astype(jnp.int32)
-    pick = jnp.minimum(pick, count - 1)
-    running = jnp.cumsum(per_block, axis=-1)
-    block = jnp.argmax(running > pick[..., None], axis=-1)
-    before = jnp.take_along_axis(running - per_block, block[..., None], axis=-1)[..., 0]
-    row = jnp.take_along_axis(rows, block[..., None, None], axis=-2)[..., 0, :]
-    within = jnp.argmax(jnp.cumsum(row, axis=-1) > (pick - before)[..., None], axis=-1)
-    return block * _BLOCK + within
-
-
 @functools.lru_cache(maxsize=16)
-def _program(env: TroedlerEnv, games: int, steps: int, reset_every: int | None) -> Any:
+def _program(
+    env: TroedlerEnv, games: int, steps: int, reset_every: int | None, pgx_reset: bool = False
+) -> Any:
+    """The compiled run of :func:`random_play`; with ``pgx_reset``, pgx's own
+    ``auto_reset`` in place of the engine's (the benchmark compares the two)."""
     init = jax.vmap(env.init)
     plain = jax.vmap(env.step)
-    wrapped = jax.vmap(auto_reset(env.step, env.init))
+    wrapped = jax.vmap(pgx_auto_reset(env.step, env.init) if pgx_reset else auto_reset(env))
 
     def one(carry: tuple[State, jax.Array, jax.Array], key: jax.Array) -> Any:
         state, counts, _ = carry
         pick, chance = jax.random.split(key)
         running = ~(state.terminated | state.truncated)
-        action = _random_actions(state, pick)
+        action = random_legal_action(pick, state.legal_action_mask)
         step = plain if reset_every else wrapped
         state = step(state, action, jax.random.split(chance, games))
         # A finished game stays finished under the plain step: count it once.
@@ -124,7 +103,8 @@ def _program(env: TroedlerEnv, games: int, steps: int, reset_every: int | None) 
             return (state, counts), None
 
         key, last = jax.random.split(key)
-        (state, counts), _ = jax.lax.scan(chunk, (state, counts), jax.random.split(key, chunks))
+        if chunks:
+            (state, counts), _ = jax.lax.scan(chunk, (state, counts), jax.random.split(key, chunks))
         if rest:
             (state, counts, _), _ = jax.lax.scan(
                 one, (state, counts, last), jax.random.split(last, rest)
@@ -146,9 +126,10 @@ def random_play(
 
     Everything runs in one jit-compiled ``jax.lax.scan``, compiled once per
     environment, batch size, step count and ``reset_every``. A game that
-    ends (or is truncated) starts again: at once with pgx's ``auto_reset``
-    (``reset_every=None``), or at the next multiple of ``reset_every`` steps,
-    idle until then (its idle steps are not counted in :attr:`Played.steps`).
+    ends (or is truncated) starts again: at once, as with pgx's
+    ``auto_reset`` (``reset_every=None``, :func:`troedler.jax.auto_reset`),
+    or at the next multiple of ``reset_every`` steps, idle until then (its
+    idle steps are not counted in :attr:`Played.steps`).
     """
     if not isinstance(env, TroedlerEnv):
         raise ConfigurationError(f"expected a troedler.jax environment, got {quote(env)}")
