@@ -452,7 +452,7 @@ def plot(rows: list[dict[str, float]], window: int, path: Path) -> None:
 
     points = curve(rows, window)
     figure, axis = plt.subplots(figsize=(7, 4), dpi=100)
-    axis.plot([p[1] for p in points], [p[2] for p in points], color="#8b4513")
+    axis.plot([p[1] for p in points], [p[2] for p in points], color="#8b4513", marker="o")
     axis.axhline(0.5, color="grey", linestyle=":", linewidth=1)
     axis.set_xlabel("minutes of training (2-core CPU)")
     axis.set_ylabel("win share against the random bot")
@@ -478,10 +478,15 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="one JSON line per update")
     parser.add_argument("--plot", type=Path, help="the learning curve as a PNG")
     parser.add_argument("--window", type=int, default=10, help="updates per point of the curve")
+    parser.add_argument("--replot", type=Path, help="only draw --plot from this --log file")
     parser.add_argument(
         "--evaluate", type=int, default=0, help="tournament games before and after (0: none)"
     )
     arguments = parser.parse_args()
+    if arguments.replot is not None and arguments.plot is not None:
+        rows = [json.loads(line) for line in arguments.replot.read_text().splitlines()]
+        plot(rows, arguments.window, arguments.plot)
+        return
     if arguments.updates is None and arguments.minutes is None:
         parser.error("give --updates or --minutes")
     settings = Settings(
