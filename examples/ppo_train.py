@@ -36,7 +36,8 @@ import numpy as np
 import optax
 
 from troedler.adapters.neural import policy_spec, save_policy
-from troedler.jax import make
+from troedler.jax import make, to_state
+from troedler.serialization import state_to_json
 
 PLAYERS = 2
 BLOCK = 64
@@ -262,7 +263,7 @@ def build(settings: Settings) -> tuple[Carry, Any, Network]:
         parts = jnp.stack([policy_loss, value_loss, entropy, kl])
         return (total * weight).sum(), (parts * weight).sum(axis=-1)
 
-    def update(carry: Carry) -> tuple[Carry, jax.Array, tuple[jax.Array, jax.Array]]:
+    def update(carry: Carry) -> tuple[Carry, jax.Array, Any]:
         params, opt_state, games, seats, key = carry
         key, fresh, new_seats, play, order = jax.random.split(key, 5)
         # Finished games are replaced by new ones, each with the learner in a new seat.
@@ -312,10 +313,10 @@ def build(settings: Settings) -> tuple[Carry, Any, Network]:
                 ),
             ]
         )
-        # A few observations met in this rollout, from several steps, as test vectors.
-        picks = jnp.arange(PROBES)
-        when = picks * (settings.steps // PROBES)
-        probe = (trajectory.observation[when, picks], trajectory.mask[when, picks])
+        # A few games in progress, their observations the weight file's test vectors.
+        running = ~(games.terminated | games.truncated)
+        picks = jnp.argsort(~running)[:PROBES]
+        probe = jax.tree_util.tree_map(lambda x: x[picks], games)
         return Carry(params, opt_state, games, seats, key), metrics, probe
 
     return carry, jax.jit(update), static
@@ -330,13 +331,16 @@ METRICS = (
 )  # fmt: skip
 
 
-def test_vectors(network: Network, probe: tuple[Any, Any]) -> dict[str, np.ndarray]:
-    """Observations met in training and what the JAX network makes of them."""
-    observations, masks = probe
-    logits, value = jax.vmap(network)(observations)
+def test_vectors(network: Network, probe: Any) -> dict[str, np.ndarray]:
+    """Games in progress met in training, as core states (JSON text) and as
+    the JAX engine's observations and masks, with what the JAX network makes
+    of the observations."""
+    logits, value = jax.vmap(network)(probe.observation)
+    states = [state_to_json(to_state(probe, index=i)) for i in range(len(probe.observation))]
     return {
-        "test_observations": np.asarray(observations, np.float32),
-        "test_masks": np.asarray(masks, bool),
+        "test_states": np.array(states),
+        "test_observations": np.asarray(probe.observation, np.float32),
+        "test_masks": np.asarray(probe.legal_action_mask, bool),
         "test_logits": np.asarray(logits, np.float32),
         "test_values": np.asarray(value, np.float32),
     }
@@ -347,7 +351,7 @@ def save(
     settings: Settings,
     params: Any,
     static: Any,
-    probe: tuple[Any, Any],
+    probe: Any,
     meta: dict[str, Any],
 ) -> None:
     """The weight file of the network ``params``, with its spec and test vectors."""

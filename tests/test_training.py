@@ -31,6 +31,7 @@ from troedler.adapters.neural import (  # noqa: E402
 )
 from troedler.adapters.tensors import observation_tensor  # noqa: E402
 from troedler.bots import RandomBot, play_game  # noqa: E402
+from troedler.serialization import state_from_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MISSING = [
@@ -226,6 +227,15 @@ def test_a_short_training_run_lowers_its_loss_and_its_weights_play(tmp_path: Pat
     )
     expected /= expected.sum(-1, keepdims=True)
     assert np.allclose(policy.probabilities(tests["test_observations"], mask), expected, atol=1e-5)
+    # The same games as core states: the bot, seeing its observation of them
+    # through the core, draws from the JAX network's distribution.
+    bot = NeuralBot(out)
+    for text, row in zip(tests["test_states"], expected, strict=True):
+        state = state_from_json(str(text))
+        seen = observe(state, state.current_player)
+        ids = action_layout().action_ids(seen.legal_moves)
+        assert sorted(ids) == list(np.flatnonzero(row))
+        assert np.allclose(bot.distribution(seen, seen.legal_moves), row[ids], atol=1e-5)
     assert load_policy(tmp_path / "smoke-initial.npz").spec["meta"]["seed"] == 0
     # ... and play.
     played = play_game([NeuralBot(out), RandomBot()], seed=3)
