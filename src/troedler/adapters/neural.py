@@ -307,7 +307,7 @@ class NeuralBot:
         self.policy = load_policy(path)
         self.greedy = greedy
         self.name = name
-        self._checked: tuple[int, int] | None = None
+        self._checked: tuple[object, object] | None = None
 
     def __repr__(self) -> str:
         return f"<NeuralBot {self.name!r}: {self.policy.players} players>"
@@ -324,9 +324,8 @@ class NeuralBot:
         mask = np.zeros(layout.num_actions, dtype=bool)
         mask[ids] = True
         probabilities = self.policy.probabilities(observation_tensor(observation), mask)
-        # Equal moves (none in practice) would share an id: spread its weight evenly.
-        counts = np.bincount(ids, minlength=layout.num_actions)[ids]
-        return probabilities[ids] / counts  # type: ignore[no-any-return]
+        legal: npt.NDArray[np.float64] = probabilities[ids]
+        return legal
 
     def choose(
         self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
@@ -353,10 +352,15 @@ class NeuralBot:
                 f"not {players}-player ones"
             )
         # The fingerprint is checked once per board and catalogue, not at every move.
-        if self._checked == (id(observation.board), id(observation.cards)):
+        checked = self._checked
+        if (
+            checked is not None
+            and checked[0] is observation.board
+            and checked[1] is observation.cards
+        ):
             return
         if fingerprint(observation.board, observation.cards) != self.policy.spec["fingerprint"]:
             raise WeightsError(
                 "fingerprint: the game's board and cards are not those the network was made for"
             )
-        self._checked = (id(observation.board), id(observation.cards))
+        self._checked = (observation.board, observation.cards)
