@@ -37,6 +37,7 @@ PUBLIC_MODULES = [
     "troedler.svg",
     "troedler.web",
     "troedler.adapters.actions",
+    "troedler.adapters.neural",
     "troedler.adapters.openspiel",
     "troedler.adapters.pettingzoo",
     "troedler.adapters.tensors",

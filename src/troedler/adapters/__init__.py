@@ -4,6 +4,8 @@
   board and card catalogue (no dependencies beyond troedler).
 - :mod:`troedler.adapters.tensors`: observations as flat ``float32`` arrays
   (needs numpy).
+- :mod:`troedler.adapters.neural`: a bot that plays a trained policy
+  network from a weight file (needs numpy).
 - :mod:`troedler.adapters.pettingzoo`: a PettingZoo AEC environment (needs
   numpy, gymnasium and pettingzoo: ``pip install 'troedler[rl]'``).
 - :mod:`troedler.adapters.gymnasium`: one seat of it as a single-agent

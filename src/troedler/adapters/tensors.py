@@ -52,6 +52,7 @@ from troedler.views import Observation, Recall, observation_problem, seat_knows,
 
 __all__ = [
     "MEMO_SIZE",
+    "TENSOR_LAYOUT_VERSION",
     "TensorEncoder",
     "TensorLayout",
     "TensorSlice",
@@ -60,6 +61,11 @@ __all__ = [
     "tensor_layout",
     "tensor_layout_for",
 ]
+
+TENSOR_LAYOUT_VERSION = 1
+"""Changes whenever the order, meaning or scale of the slices changes. With the
+player count (which sets the size) and the fingerprint of board and cards it
+pins down what every number of a tensor means, as weight files need."""
 
 _PHASES = tuple(Phase)
 _TAKE_PILES, _PLAY_TURNS = _PHASES.index(Phase.TAKE_PILES), _PHASES.index(Phase.PLAY_TURNS)
