@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 import threading
@@ -111,6 +112,9 @@ def serve_command(args: argparse.Namespace) -> int:
             print(f"troedler serve: listening on http://{shown}:{port}/", flush=True)
 
     threading.Thread(target=announce, daemon=True).start()
+    # uvicorn raises the signal that stopped it again once it has shut down;
+    # SIGTERM has then done its work, and the command ends normally.
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: None)
     try:
         # uvicorn turns SIGTERM and SIGINT into a graceful shutdown: the
         # lifespan's end stops clocks and bots; every accepted move is stored.

@@ -327,8 +327,7 @@ async def _play(websocket: WebSocket, hub: Hub, settings: ServerSettings) -> Non
     connection = Connection(seat)
     writer = asyncio.create_task(_writer(websocket, connection))
     since = hello.get("since")
-    connection.send(hub.welcome(live, seat, since))
-    hub.connect(live, connection)
+    hub.connect(live, connection, since)
     bucket = _Bucket(settings.rate, settings.burst)
     try:
         while not connection.closed:

@@ -699,10 +699,14 @@ class Hub:
             **live.presence(),
         )
 
-    def connect(self, live: Live, connection: Connection) -> None:
-        """A connection joins the match's audience; everyone hears who is there."""
+    def connect(self, live: Live, connection: Connection, since: int | None) -> None:
+        """A connection joins the match's audience: it is welcomed, and everyone
+        else hears who is there now."""
         live.connections.add(connection)
-        self._broadcast_status(live)
+        connection.send(self.welcome(live, connection.seat, since))
+        for other in list(live.connections):
+            if other is not connection:
+                other.send(self.status_message(live, other.seat))
 
     def disconnect(self, live: Live, connection: Connection) -> None:
         """A connection leaves."""

@@ -46,6 +46,7 @@ def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[s
     seen = public_observation(state) if viewer is None else observe(state, viewer, recall=recall)
     data = observation_to_data(seen)
     del data["protocol"]  # the bot protocol's version, not this one's
+    data["seat"] = viewer
     data["legal_moves"] = [str(move) for move in seen.legal_moves]
     if state.is_over:
         data["result"] = result_to_data(outcome(state))
