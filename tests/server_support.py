@@ -128,7 +128,7 @@ class Client:
         if since is not None:
             hello["since"] = since
         self.token = token
-        self.ws: ClientConnection = connect(  # noqa: SIM115 - kept open across calls
+        self.ws: ClientConnection = connect(
             f"{served.ws_url}api/matches/{match}/play",
             open_timeout=20,
             origin=origin,  # type: ignore[arg-type]
