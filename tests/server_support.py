@@ -173,6 +173,8 @@ class Game:
         self.result: dict[str, Any] | None = None
         self.status = ""
         self.sent = 0
+        self.broken = False
+        """Whether a connection closed under the game (the server went away)."""
 
     def take(self, client: Client, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -217,6 +219,9 @@ class Game:
                         self.take(client, client.next(timeout=0.02))
                 except TimeoutError:
                     continue
+                except ConnectionClosed:
+                    self.broken = True
+                    return
 
 
 __all__ = ["ROOT", "Client", "ConnectionClosed", "Game", "Served"]
