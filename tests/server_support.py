@@ -3,6 +3,7 @@ for the server's tests and benchmarks."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -22,6 +23,21 @@ from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60.0
+POSTGRESQL = os.environ.get("TROEDLER_TEST_DATABASE_URL")
+"""A PostgreSQL database the tests may fill with matches (CI starts one)."""
+DATABASES = ["sqlite", "postgresql"]
+
+
+def database_url(kind: str, folder: Path) -> str:
+    """The URL of a database of ``kind`` for a test; a PostgreSQL one is
+    skipped, with the reason, where none is given."""
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'matches.sqlite3'}"
+    if not POSTGRESQL:
+        import pytest
+
+        pytest.skip("no PostgreSQL server: set TROEDLER_TEST_DATABASE_URL (.ci/run starts one)")
+    return POSTGRESQL
 
 
 class Served:
@@ -222,6 +238,15 @@ class Game:
                 except ConnectionClosed:
                     self.broken = True
                     return
+        if self.status not in ("playing", "waiting"):
+            self.drain()
+
+    def drain(self, quiet: float = 0.5) -> None:
+        """Take what is still on its way (the last move's acknowledgement)."""
+        for client in self.clients:
+            with contextlib.suppress(TimeoutError, ConnectionClosed):
+                while True:
+                    self.take(client, client.next(timeout=quiet))
 
 
-__all__ = ["ROOT", "Client", "ConnectionClosed", "Game", "Served"]
+__all__ = ["DATABASES", "ROOT", "Client", "ConnectionClosed", "Game", "Served", "database_url"]

@@ -4,7 +4,7 @@ move lost and none applied twice; clocks go on from the database."""
 
 from __future__ import annotations
 
-import sqlite3
+import asyncio
 import threading
 import time
 from pathlib import Path
@@ -14,15 +14,36 @@ import pytest
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("websockets")
 
-from tests.server_support import Client, Game, Served
+from sqlalchemy import select
+
+from tests.server_support import DATABASES, Client, Game, Served, database_url
 from troedler import GameRecord
+from troedler.server.store import moves, open_database
 
 
+def move_log(url: str, match: str) -> list[tuple[int, str, str | None]]:
+    """The match's move log as the database holds it, read with the server's own engine."""
+
+    async def read() -> list[tuple[int, str, str | None]]:
+        engine = open_database(url)
+        async with engine.connect() as connection:
+            rows = await connection.execute(
+                select(moves.c.number, moves.c.move, moves.c.client_id)
+                .where(moves.c.match_id == match)
+                .order_by(moves.c.number)
+            )
+            found = [(row[0], row[1], row[2]) for row in rows]
+        await engine.dispose()
+        return found
+
+    return asyncio.run(read())
+
+
+@pytest.mark.parametrize("kind", DATABASES)
 def test_a_match_survives_sigkills_with_no_acknowledged_move_lost_or_doubled(
-    tmp_path: Path,
+    kind: str, tmp_path: Path
 ) -> None:
-    database = tmp_path / "matches.sqlite3"
-    served = Served(f"sqlite:///{database}", tmp_path)
+    served = Served(database_url(kind, tmp_path), tmp_path)
     match = served.create(players=2)
     tokens = [str(served.join(match, name)["token"]) for name in ("ann", "bob")]
     game = Game([Client(served, match, token) for token in tokens], seed=11)
@@ -47,11 +68,7 @@ def test_a_match_survives_sigkills_with_no_acknowledged_move_lost_or_doubled(
         game.broken = False
     game.run()
     assert kills >= 2 and game.status == "finished"
-    with sqlite3.connect(database) as db:
-        logged = db.execute(
-            "select number, move, client_id from moves where match_id = ? order by number",
-            (match,),
-        ).fetchall()
+    logged = move_log(served.database, match)
     assert [number for number, _, _ in logged] == list(range(game.version))
     assert [move for _, move, _ in logged] == [game.moves[v] for v in range(1, game.version + 1)]
     # Every acknowledged move is in the log once, at the version its answer gave.
@@ -64,8 +81,9 @@ def test_a_match_survives_sigkills_with_no_acknowledged_move_lost_or_doubled(
     assert served.stop() == 0
 
 
-def test_a_deadline_outlives_the_server(tmp_path: Path) -> None:
-    served = Served(f"sqlite:///{tmp_path / 'matches.sqlite3'}", tmp_path)
+@pytest.mark.parametrize("kind", DATABASES)
+def test_a_deadline_outlives_the_server(kind: str, tmp_path: Path) -> None:
+    served = Served(database_url(kind, tmp_path), tmp_path)
     match = served.create(players=2, clock={"move_seconds": 2, "on_timeout": "forfeit"})
     for name in ("ann", "bob"):
         served.join(match, name)
