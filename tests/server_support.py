@@ -152,7 +152,8 @@ class Client:
             legacy=True,
         )
         self.seen: list[dict[str, Any]] = []
-        self.send(hello)
+        with contextlib.suppress(ConnectionClosed):  # a server that refuses speaks first
+            self.send(hello)
         self.welcome = self.next()
 
     def send(self, message: object) -> None:

@@ -221,13 +221,17 @@ def test_a_match_against_bots_plays_out_and_a_leaver_is_handed_to_a_bot(served: 
 
 
 def test_a_seat_out_of_time_is_played_by_its_stand_in_or_forfeits(served: Served) -> None:
-    match, ann, _ = two_people(served, clock={"move_seconds": 1, "on_timeout": "bot"})
+    match, ann, bob = two_people(served, clock={"move_seconds": 1, "on_timeout": "bot"})
     deadline = served.show(match)["deadline"]
     assert deadline is not None and deadline > time.time()
     end = time.monotonic() + 30
     while served.show(match)["version"] < 2:  # both seats time out in turn
         assert time.monotonic() < end
         time.sleep(0.2)
+    for token in (ann["token"], bob["token"]):  # the stand-ins finish the match
+        served.http.post(
+            f"/api/matches/{match}/leave", headers={"Authorization": f"Bearer {token}"}
+        )
     match, ann, _ = two_people(served, clock={"move_seconds": 1, "on_timeout": "forfeit"})
     watcher = Client(served, match, str(ann["token"]))
     ending = watcher.until("status", timeout=30)

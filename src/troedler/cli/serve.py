@@ -46,6 +46,24 @@ def add_serve(commands: Any) -> None:
     serve.add_argument(
         "--bot-seconds", type=float, default=10.0, help="a bot's time for a move (default 10)"
     )
+    serve.add_argument(
+        "--name",
+        default="main",
+        help="this process's name, different for each process sharing one database (default main)",
+    )
+    serve.add_argument(
+        "--address",
+        default=None,
+        metavar="URL",
+        help="where clients reach this process, for the other processes to send them "
+        "here (default: the address it listens on)",
+    )
+    serve.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=15.0,
+        help="how long a match stays with a process that stopped renewing it (default 15)",
+    )
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -74,12 +92,9 @@ def serve_command(args: argparse.Namespace) -> int:
     except Exception as error:  # InvalidDatabase, or a driver that is not installed
         print(f"troedler: --database: {str(error)[:200]}", file=sys.stderr)
         return 2
-    settings = ServerSettings(
-        database=database,
-        allowed_hosts=tuple(dict.fromkeys(hosts)),
-        allow_exec=args.allow_exec,
-        bot_seconds=args.bot_seconds,
-    )
+    if not 1 <= args.lease_seconds <= 3600 or not 0 < len(args.name) <= 64:
+        print("troedler: --lease-seconds is 1 to 3600; --name 1 to 64 characters", file=sys.stderr)
+        return 2
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -91,6 +106,16 @@ def serve_command(args: argparse.Namespace) -> int:
         )
         return 2
     port = listener.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    settings = ServerSettings(
+        database=database,
+        allowed_hosts=tuple(dict.fromkeys(hosts)),
+        allow_exec=args.allow_exec,
+        bot_seconds=args.bot_seconds,
+        name=args.name,
+        address=args.address or f"http://{shown}:{port}",
+        lease_seconds=args.lease_seconds,
+    )
     config = uvicorn.Config(
         make_app(settings),
         log_level="warning",
@@ -103,7 +128,6 @@ def serve_command(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
-    shown = f"[{args.host}]" if ":" in args.host else args.host
 
     def announce() -> None:
         while not server.started and not server.should_exit:

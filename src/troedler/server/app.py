@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from troedler.server.hub import Connection, Hub, Live
+from troedler.server.hub import Connection, Elsewhere, Hub, Live
 from troedler.server.protocol import PROTOCOL, message_for
 from troedler.server.settings import BadRequest, MatchSettings
 from troedler.server.store import DEFAULT_DATABASE, matches, migrate, open_database
@@ -71,6 +71,13 @@ class ServerSettings:
     """... and at once."""
     hello_seconds: float = 10.0
     """How long a new connection has to say hello."""
+    name: str = "main"
+    """This process's name among the processes sharing the database."""
+    address: str = ""
+    """Where clients reach this process (``http://host:port``), for the others
+    to send them to the matches it serves."""
+    lease_seconds: float = 15.0
+    """How long a process holds a match without renewing its lease."""
 
 
 class _Bucket:
@@ -104,9 +111,17 @@ def make_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         engine = open_database(settings.database)
         await migrate(engine)
-        hub = Hub(engine, allow_exec=settings.allow_exec, bot_seconds=settings.bot_seconds)
+        hub = Hub(
+            engine,
+            allow_exec=settings.allow_exec,
+            bot_seconds=settings.bot_seconds,
+            name=settings.name,
+            address=settings.address,
+            lease_seconds=settings.lease_seconds,
+        )
         state["hub"] = hub
         await hub.resume_all()
+        hub.start()
         if on_ready is not None:
             on_ready(hub)
         try:
@@ -133,6 +148,16 @@ def make_app(
                 return await run(request)
             except BadRequest as error:
                 return refused(str(error), error.status, error.code)
+            except Elsewhere as error:
+                if not error.address:
+                    return refused(str(error), 503, "elsewhere")
+                target = error.address.rstrip("/") + request.url.path
+                # 307: the client repeats the same request, body and all, there.
+                return JSONResponse(
+                    {"error": str(error), "code": "elsewhere", "address": error.address},
+                    status_code=307,
+                    headers={**_HEADERS, "Location": target},
+                )
 
         return handle
 
@@ -183,13 +208,16 @@ def make_app(
             found = list((await connection.execute(query)).scalars())
         listed = []
         for match_id in found:
-            live = await hub().load(match_id)
+            live = await hub().peek(match_id)
             if live is not None:
                 listed.append(live.summary())
         return answer({"matches": listed})
 
     async def show(request: Request) -> Response:
-        return answer((await match_of(request)).summary())
+        live = await hub().peek(request.path_params["match"][:32])
+        if live is None:
+            raise BadRequest("no such match", status=404, code="no_match")
+        return answer(live.summary())
 
     async def join(request: Request) -> Response:
         live = await match_of(request)
@@ -305,7 +333,14 @@ async def _play(websocket: WebSocket, hub: Hub, settings: ServerSettings) -> Non
     if not _same_origin(websocket.headers):
         await websocket.close(code=1008)
         return
-    live = await hub.load(websocket.path_params["match"])
+    try:
+        live = await hub.load(websocket.path_params["match"])
+    except Elsewhere as error:
+        await websocket.accept()
+        with contextlib.suppress(Exception):
+            await websocket.send_text(_error(None, "elsewhere", str(error), address=error.address))
+            await websocket.close(code=1013)  # try again later, there
+        return
     if live is None:
         await websocket.close(code=1008)
         return

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import attrs
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from troedler.bots import Bot
@@ -38,18 +38,34 @@ from troedler.scoring import outcome
 from troedler.serialization import fingerprint
 from troedler.server.protocol import message_for
 from troedler.server.settings import BadRequest, MatchSettings, check_name
-from troedler.server.store import append_move, dumps, match_row, matches, moves, seats
+from troedler.server.store import (
+    append_move,
+    dumps,
+    match_row,
+    matches,
+    moves,
+    seats,
+    take_lease,
+)
 from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
 from troedler.state import GameState
 from troedler.views import observe
 
-__all__ = ["Connection", "Hub", "Live", "hash_token"]
+__all__ = ["Connection", "Elsewhere", "Hub", "Live", "hash_token"]
 
 MAX_REMEMBERED = 64
 """Refused client move ids remembered per seat, to answer a repeat the same way."""
 OUTBOX = 512
 """Messages queued for one connection before it counts as too slow and is closed."""
+
+
+class Elsewhere(Exception):
+    """The match is served by another process now, at ``address`` ("" if unknown)."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(f"the match is served by another process: {address or 'unknown'}")
+        self.address = address
 
 
 def hash_token(token: str) -> str:
@@ -198,7 +214,11 @@ class Hub:
 
     ``now`` is the wall clock (seconds since the epoch: deadlines outlive the
     process); ``bot_seconds`` bounds a bot's move, after which a random legal
-    move is made for it.
+    move is made for it. ``name`` is this process's name among those sharing
+    the database, ``address`` where its clients reach it; it serves a match
+    only while it holds the match's lease, renewed every third of
+    ``lease_seconds``. A process started again under the same name takes its
+    matches back at once; another one once their leases run out.
     """
 
     def __init__(
@@ -209,8 +229,15 @@ class Hub:
         bot_seconds: float = 10.0,
         bot_threads: int = 8,
         now: Callable[[], float] = time.time,
+        name: str = "main",
+        address: str = "",
+        lease_seconds: float = 15.0,
     ) -> None:
         self.engine = engine
+        self.name = name
+        self.address = address
+        self.lease_seconds = lease_seconds
+        self._renewer: asyncio.Task[None] | None = None
         self.allow_exec = allow_exec
         self.bot_seconds = bot_seconds
         self.now = now
@@ -222,15 +249,90 @@ class Hub:
     # -- loading -------------------------------------------------------------
 
     async def resume_all(self) -> int:
-        """Load every match that is being played, so its clocks and bots go on."""
+        """Load every match being played that no other process serves, so its
+        clocks and bots go on; the number loaded."""
+        now = self.now()
         async with self.engine.connect() as connection:
             ids = (
-                await connection.execute(select(matches.c.id).where(matches.c.status == "playing"))
+                await connection.execute(
+                    select(matches.c.id).where(
+                        matches.c.status == "playing",
+                        or_(
+                            matches.c.owner.is_(None),
+                            matches.c.owner == self.name,
+                            matches.c.lease_until.is_(None),
+                            matches.c.lease_until < now,
+                        ),
+                    )
+                )
             ).scalars()
-            found = list(ids)
+            found = [match_id for match_id in ids if match_id not in self.live]
+        loaded = 0
         for match_id in found:
-            await self.load(match_id)
-        return len(found)
+            with contextlib.suppress(Elsewhere):  # another process was quicker
+                loaded += await self.load(match_id) is not None
+        return loaded
+
+    def start(self) -> None:
+        """Keep this process's leases, and take over matches whose owner went away."""
+        self._renewer = asyncio.create_task(self._keep_leases())
+
+    async def _keep_leases(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self._renew()
+            except Exception:  # noqa: S112 - the database is away: try again next time
+                continue
+
+    async def _renew(self) -> None:
+        """Renew this process's leases, let go of what is over and unwatched,
+        and take over matches whose owner stopped renewing theirs."""
+        for match_id, live in list(self.live.items()):
+            over = live.status not in ("waiting", "playing")
+            if over and not live.connections and not live.lock.locked():
+                self._drop(match_id)
+        now = self.now()
+        mine = list(self.live)
+        async with self.engine.begin() as connection:
+            if mine:
+                await connection.execute(
+                    update(matches)
+                    .where(matches.c.id.in_(mine), matches.c.owner == self.name)
+                    .values(lease_until=now + self.lease_seconds)
+                )
+                held = set(
+                    (
+                        await connection.execute(
+                            select(matches.c.id).where(
+                                matches.c.id.in_(mine), matches.c.owner == self.name
+                            )
+                        )
+                    ).scalars()
+                )
+            else:
+                held = set()
+        for match_id in mine:
+            if match_id not in held:  # taken over while this process stood still
+                self._drop(match_id)
+        await self.resume_all()
+
+    def _drop(self, match_id: str) -> None:
+        self._loading.pop(match_id, None)
+        live = self.live.pop(match_id, None)
+        if live is None:
+            return
+        if live.task is not None:
+            live.task.cancel()
+        for connection in list(live.connections):
+            connection.close()  # its client reconnects and is sent to the owner
+
+    async def peek(self, match_id: str) -> Live | None:
+        """The match as stored, to show it: this process's if it serves it,
+        else read from the database without taking it over."""
+        if match_id in self.live:
+            return self.live[match_id]
+        return await self._read(match_id)
 
     async def load(self, match_id: str) -> Live | None:
         """The match ``match_id``, loaded from the database if need be; None if none."""
@@ -243,6 +345,22 @@ class Hub:
         async with guard:
             live = self.live.get(match_id)
             if live is None:
+                now = self.now()
+                async with self.engine.begin() as connection:
+                    taken = await take_lease(
+                        connection,
+                        match_id,
+                        self.name,
+                        self.address,
+                        now + self.lease_seconds,
+                        now,
+                    )
+                if not taken:
+                    self._loading.pop(match_id, None)
+                    row = await self._row(match_id)
+                    if row is None:
+                        return None
+                    raise Elsewhere(row.owner_address or "")
                 live = await self._read(match_id)
                 if live is None:
                     self._loading.pop(match_id, None)
@@ -783,6 +901,15 @@ class Hub:
     async def close(self) -> None:
         """Stop every clock and bot; the database keeps where each match is."""
         self._stopping = True
+        if self._renewer is not None:
+            self._renewer.cancel()
+        with contextlib.suppress(Exception):  # a database gone already keeps the leases
+            async with self.engine.begin() as database:
+                await database.execute(
+                    update(matches)
+                    .where(matches.c.owner == self.name)
+                    .values(lease_until=None, owner=None)
+                )
         for live in self.live.values():
             if live.task is not None:
                 live.task.cancel()

@@ -32,6 +32,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     insert,
+    or_,
     select,
     update,
 )
@@ -70,11 +71,16 @@ matches = Table(
     Column("clocks", Text, nullable=True),
     Column("ending", Text, nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("owner", String(64), nullable=True),
+    Column("owner_address", String(200), nullable=True),
+    Column("lease_until", Float, nullable=True),
 )
 """One row a match. ``version`` counts the moves made; ``deadline`` is when
 the seat to move runs out of time (seconds since the epoch), ``clocks`` what
 is left of each seat's time for the game; ``ending`` says how the match
-ended when it did not end by the rules (a forfeit)."""
+ended when it did not end by the rules (a forfeit). ``owner`` is the name
+of the server process that serves the match until ``lease_until``, and
+``owner_address`` where clients reach it."""
 
 seats = Table(
     "seats",
@@ -190,6 +196,27 @@ async def append_move(
         )
     )
     return True
+
+
+async def take_lease(
+    connection: AsyncConnection, match_id: str, owner: str, address: str, until: float, now: float
+) -> bool:
+    """Whether ``owner`` now holds the match's lease (until ``until``): it is
+    free, expired, or ``owner``'s already. The caller commits."""
+    done = await connection.execute(
+        update(matches)
+        .where(
+            matches.c.id == match_id,
+            or_(
+                matches.c.owner.is_(None),
+                matches.c.owner == owner,
+                matches.c.lease_until.is_(None),
+                matches.c.lease_until < now,
+            ),
+        )
+        .values(owner=owner, owner_address=address, lease_until=until)
+    )
+    return done.rowcount == 1
 
 
 async def match_row(connection: AsyncConnection, match_id: str) -> Any:
