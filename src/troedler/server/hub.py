@@ -332,7 +332,7 @@ class Hub:
         else read from the database without taking it over."""
         if match_id in self.live:
             return self.live[match_id]
-        return await self._read(match_id)
+        return await self._read(match_id, replayed=False)
 
     async def load(self, match_id: str) -> Live | None:
         """The match ``match_id``, loaded from the database if need be; None if none."""
@@ -369,7 +369,9 @@ class Hub:
                 self._schedule(live)
         return live
 
-    async def _read(self, match_id: str) -> Live | None:
+    async def _read(self, match_id: str, *, replayed: bool = True) -> Live | None:
+        """The match as the database holds it; with ``replayed`` false, without
+        its moves (for its summary alone: the position stays the first)."""
         async with self.engine.connect() as connection:
             row = await match_row(connection, match_id)
             if row is None:
@@ -380,10 +382,14 @@ class Hub:
                 )
             ).all()
             move_rows = (
-                await connection.execute(
-                    select(moves).where(moves.c.match_id == match_id).order_by(moves.c.number)
-                )
-            ).all()
+                (
+                    await connection.execute(
+                        select(moves).where(moves.c.match_id == match_id).order_by(moves.c.number)
+                    )
+                ).all()
+                if replayed
+                else []
+            )
         settings = MatchSettings.stored(json.loads(row.settings))
         first = new_game(settings.players, seed=row.seed, rules=settings.make_rules())
         live = Live(
@@ -408,6 +414,9 @@ class Hub:
             live.history.append((stored.seat, stored.move))
             if stored.client_id is not None:
                 live.accepted[(stored.seat, stored.client_id)] = number + 1
+        if not replayed:
+            live.version = row.version
+            return live
         live.version = len(move_rows)
         if live.version != row.version:
             raise RuntimeError(f"match {match_id}: version {row.version}, {live.version} moves")
