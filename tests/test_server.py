@@ -294,3 +294,11 @@ def test_hosts_origins_sizes_and_rates_are_bounded(served: Served) -> None:
             codes.append(client.next(timeout=5).get("code"))
     assert "rate" in codes
     assert served.show(match)["version"] == 0
+
+
+def test_serve_refuses_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--database", "mysql://somewhere/db"]) == 2
+    assert "SQLite or PostgreSQL" in capsys.readouterr().err
+    assert main(["serve", "--database", "sqlite://"]) == 2
+    assert "must be a file" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 2
