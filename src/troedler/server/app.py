@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -25,11 +26,12 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from troedler.server.hub import Connection, Elsewhere, Hub, Live
+from troedler.server.page import csp, page_html
 from troedler.server.protocol import PROTOCOL, message_for
 from troedler.server.settings import BadRequest, MatchSettings
 from troedler.server.store import DEFAULT_DATABASE, matches, migrate, open_database
@@ -254,7 +256,17 @@ def make_app(
     async def not_found(request: Request, exc: Exception) -> Response:
         return refused("no such address", 404, "not_found")
 
+    async def page(request: Request) -> Response:
+        nonce = secrets.token_urlsafe(16)
+        headers = {
+            **_HEADERS,
+            "Content-Security-Policy": csp(nonce),
+            "Cross-Origin-Opener-Policy": "same-origin",
+        }
+        return HTMLResponse(page_html(nonce), headers=headers)
+
     routes = [
+        Route("/", page, methods=["GET"]),
         Route("/api/matches", handler(create), methods=["POST"]),
         Route("/api/matches", handler(listing), methods=["GET"]),
         Route("/api/matches/{match}", handler(show), methods=["GET"]),

@@ -781,10 +781,14 @@ class Hub:
             connection.send(self.status_message(live, connection.seat))
 
     def status_message(self, live: Live, viewer: int | None) -> str:
-        """The ``status`` message: seats, presence, clocks, how the match stands."""
+        """The ``status`` message: seats, presence, clocks, how the match stands,
+        and the position once the match has started (a seat waiting for the
+        start gets its first position so)."""
         return message_for(
             viewer,
             "status",
+            state=live.state if live.status != "waiting" else None,
+            recall=live.settings.recall,
             match=live.id,
             status=live.status,
             version=live.version,
