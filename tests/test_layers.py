@@ -26,7 +26,8 @@ ALLOWED = {
     "adapters": {CORE, "bots", "simulation", "text"},
     "web": {CORE, "bots", "simulation", "svg", "text"},
     "jax": {CORE, "adapters", "svg"},
-    "cli": {CORE, "bots", "simulation", "svg", "text", "web"},
+    "server": {CORE, "bots", "simulation"},
+    "cli": {CORE, "bots", "simulation", "svg", "text", "web", "server"},
 }
 """Which layers each layer may import."""
 

@@ -16,6 +16,7 @@ from troedler.bots.program import MOVE_TIME
 from troedler.cli.demo import play_demo
 from troedler.cli.play import SEEDS, play_in_terminal
 from troedler.cli.replay import record_of, replay_in_terminal
+from troedler.cli.serve import add_serve, serve_command
 from troedler.cli.simulate import (
     Output,
     add_working_directory,
@@ -141,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="play in a web browser: a server on 127.0.0.1 only (needs troedler[web])",
     )
+
+    add_serve(commands)
 
     again = commands.add_parser("replay", help="step through a game record")
     again.add_argument("file", help="a game record, or a file of them from simulate --out")
@@ -285,6 +288,8 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             position=args.position,
             move_time_limit=args.move_time_limit,
         )
+    if args.command == "serve":
+        return serve_command(args)
     if args.command == "replay":
         if args.html:
             return _replay_html(args.file, args.game, args.html)

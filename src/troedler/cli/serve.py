@@ -1,0 +1,151 @@
+"""``troedler serve``: the game server (:mod:`troedler.server`, the server extra)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import socket
+import sys
+import threading
+from typing import Any
+
+__all__ = ["add_serve", "serve_command"]
+
+
+def add_serve(commands: Any) -> None:
+    """Add the ``serve`` command to the command line's subcommands."""
+    serve = commands.add_parser(
+        "serve", help="run a game server: a lobby and matches over websockets (troedler[server])"
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on "
+        "(default 127.0.0.1; put a TLS proxy in front for other machines)",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
+    serve.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="sqlite:///FILE or postgresql://USER@HOST/DB "
+        "(default: troedler-server.sqlite3 in this folder)",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a Host header to answer, repeatable (default: 127.0.0.1 and localhost, and --host)",
+    )
+    serve.add_argument(
+        "--allow-exec",
+        action="store_true",
+        help="let matches seat exec: program bots, which run programs on this machine",
+    )
+    serve.add_argument(
+        "--bot-seconds", type=float, default=10.0, help="a bot's time for a move (default 10)"
+    )
+    serve.add_argument(
+        "--name",
+        default="main",
+        help="this process's name, different for each process sharing one database (default main)",
+    )
+    serve.add_argument(
+        "--address",
+        default=None,
+        metavar="URL",
+        help="where clients reach this process, for the other processes to send them "
+        "here (default: the address it listens on)",
+    )
+    serve.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=15.0,
+        help="how long a match stays with a process that stopped renewing it (default 15)",
+    )
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """Run the server until SIGTERM or Ctrl-C; the exit status."""
+    try:
+        import uvicorn  # noqa: PLC0415 - an optional extra
+
+        from troedler.server import ServerSettings, make_app  # noqa: PLC0415
+        from troedler.server.store import DEFAULT_DATABASE, open_database  # noqa: PLC0415
+    except ImportError:
+        print(
+            "troedler: serve needs the server extra: pip install 'troedler[server]'",
+            file=sys.stderr,
+        )
+        return 2
+    if not 0 <= args.port <= 65535:
+        print(f"troedler: --port must be 0 to 65535, not {args.port}", file=sys.stderr)
+        return 2
+    if not 0 < args.bot_seconds <= 600:
+        print("troedler: --bot-seconds must be more than 0 and at most 600", file=sys.stderr)
+        return 2
+    hosts = args.allowed_host or ["127.0.0.1", "localhost", args.host]
+    database = args.database or DEFAULT_DATABASE
+    try:
+        open_database(database)  # refuses a URL it cannot use, before listening
+    except Exception as error:  # InvalidDatabase, or a driver that is not installed
+        print(f"troedler: --database: {str(error)[:200]}", file=sys.stderr)
+        return 2
+    if not 1 <= args.lease_seconds <= 3600 or not 0 < len(args.name) <= 64:
+        print("troedler: --lease-seconds is 1 to 3600; --name 1 to 64 characters", file=sys.stderr)
+        return 2
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((args.host, args.port))
+    except OSError as error:
+        print(
+            f"troedler: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr
+        )
+        return 2
+    port = listener.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    settings = ServerSettings(
+        database=database,
+        allowed_hosts=tuple(dict.fromkeys(hosts)),
+        allow_exec=args.allow_exec,
+        bot_seconds=args.bot_seconds,
+        name=args.name,
+        address=args.address or f"http://{shown}:{port}",
+        lease_seconds=args.lease_seconds,
+    )
+    config = uvicorn.Config(
+        make_app(settings),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        ws="websockets-sansio",
+        ws_max_size=settings.max_message * 4,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.05)
+        if server.started:
+            print(f"troedler serve: listening on http://{shown}:{port}/", flush=True)
+
+    threading.Thread(target=announce, daemon=True).start()
+    # uvicorn raises the signal that stopped it again once it has shut down;
+    # SIGTERM has then done its work, and the command ends normally.
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: None)
+    try:
+        # uvicorn turns SIGTERM and SIGINT into a graceful shutdown: the
+        # lifespan's end stops clocks and bots; every accepted move is stored.
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        listener.close()
+    print("troedler serve: stopped", flush=True)
+    return 0

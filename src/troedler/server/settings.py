@@ -1,0 +1,226 @@
+"""A match's settings, as the lobby receives them and the database keeps them.
+
+Everything here comes from a network request, so every field is checked and
+every refusal names the field. Bots are the bundled ones (``random``,
+``greedy``, ``ismcts:N`` up to :data:`MAX_ISMCTS`) and, only where the
+operator allows it, ``exec:`` program bots; never ``module:Class``, which
+would import a module a stranger names.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+import attrs
+
+from troedler.errors import ConfigurationError, TroedlerError, quote
+from troedler.limits import seat_name_problem
+from troedler.rules import Rules
+
+__all__ = ["MAX_ISMCTS", "BadRequest", "MatchSettings", "check_bot_text", "check_name"]
+
+MAX_ISMCTS = 2000
+"""The most iterations an ``ismcts:N`` bot may search a move on a server."""
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest clock a match may set: a week."""
+_RULE_OPTIONS = (
+    "end_threshold",
+    "hand_limit",
+    "setup_requests",
+    "setup_feed",
+    "reshuffle_mid_forming",
+)
+OnTimeout = Literal["bot", "forfeit"]
+
+
+class BadRequest(TroedlerError):
+    """A request the server refuses and changes nothing for; ``status`` is the
+    HTTP status, ``code`` a short word a client can test."""
+
+    def __init__(self, message: str, *, status: int = 400, code: str = "bad_request") -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def check_bot_text(text: object, *, allow_exec: bool, field: str) -> str:
+    """``text`` if it names a bot this server may run; :class:`BadRequest` otherwise."""
+    if not isinstance(text, str) or not 0 < len(text) <= 200:
+        raise BadRequest(f"{field}: expected a bot's name, not {quote(text)}")
+    key, colon, rest = text.strip().partition(":")
+    key = key.lower()
+    if key in ("random", "greedy") and not colon:
+        return key
+    if key == "ismcts":
+        if not colon:
+            return key
+        if rest.isdecimal() and len(rest) <= 5 and 1 <= int(rest) <= MAX_ISMCTS:
+            return f"ismcts:{int(rest)}"
+        raise BadRequest(
+            f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(rest)}"
+        )
+    if key == "exec" and rest.strip():
+        if not allow_exec:
+            raise BadRequest(
+                f"{field}: this server does not run program bots", status=403, code="forbidden"
+            )
+        return text.strip()
+    raise BadRequest(f"{field}: the bots are random, greedy and ismcts:N, not {quote(text)}")
+
+
+def check_name(name: object) -> str:
+    """``name`` if it is a seat name; :class:`BadRequest` otherwise."""
+    problem = seat_name_problem(name)
+    if problem is not None or not isinstance(name, str):
+        raise BadRequest(f"name: {problem}")
+    return name
+
+
+def _seconds(data: dict[str, Any], key: str) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not 1 <= value <= MAX_SECONDS:
+        raise BadRequest(f"clock.{key}: expected 1 to {MAX_SECONDS:g} seconds, not {quote(value)}")
+    return float(value)
+
+
+@attrs.frozen
+class MatchSettings:
+    """How a match is played and who may see it."""
+
+    players: int
+    """2 to 4 (S1)."""
+    bots: tuple[str | None, ...]
+    """Each seat's bot, None for a person's seat."""
+    rules: dict[str, Any] = attrs.field(factory=dict)
+    """Options given to :meth:`troedler.Rules.for_players`."""
+    recall: Literal["perfect", "table"] = "perfect"
+    """What each seat is shown: see :func:`troedler.observe`."""
+    public: bool = True
+    """Listed in the lobby; else found only by its invitation link."""
+    spectators: bool = True
+    """Whether anyone with the link may watch."""
+    move_seconds: float | None = None
+    """Time for each decision, or None."""
+    game_seconds: float | None = None
+    """Each seat's time for the whole game, or None."""
+    on_timeout: OnTimeout = "bot"
+    """When a seat's time runs out: its stand-in bot moves for it, or it forfeits."""
+    stand_in: str = "random"
+    """The bot that moves for a seat out of time or whose player has left."""
+
+    def make_rules(self) -> Rules:
+        """The match's :class:`~troedler.Rules`."""
+        return Rules.for_players(self.players, **self.rules)
+
+    @property
+    def people(self) -> int:
+        """How many seats are for people."""
+        return sum(bot is None for bot in self.bots)
+
+    def to_data(self) -> dict[str, Any]:
+        """As JSON data, for the database and the lobby."""
+        return {
+            "players": self.players,
+            "bots": list(self.bots),
+            "rules": dict(self.rules),
+            "recall": self.recall,
+            "public": self.public,
+            "spectators": self.spectators,
+            "clock": {
+                "move_seconds": self.move_seconds,
+                "game_seconds": self.game_seconds,
+                "on_timeout": self.on_timeout,
+                "stand_in": self.stand_in,
+            },
+        }
+
+    @classmethod
+    def from_data(cls, data: object, *, allow_exec: bool) -> MatchSettings:
+        """The settings a create request (or the database) gives, all checked."""
+        if not isinstance(data, dict):
+            raise BadRequest("expected a JSON object")
+        unknown = set(data) - {
+            "players",
+            "bots",
+            "rules",
+            "recall",
+            "public",
+            "spectators",
+            "clock",
+        }
+        if unknown:
+            raise BadRequest(f"unknown field {quote(sorted(map(str, unknown))[0])}")
+        players = data.get("players", 2)
+        if type(players) is not int or players not in (2, 3, 4):
+            raise BadRequest(f"players: S1: 2, 3 or 4 players, not {quote(players)}")
+        given = data.get("bots", [])
+        if not isinstance(given, list) or len(given) > players:
+            raise BadRequest(f"bots: expected a list of at most {players} bots or nulls")
+        given = given + [None] * (players - len(given))
+        bots = tuple(
+            None if bot is None else check_bot_text(bot, allow_exec=allow_exec, field=f"bots[{i}]")
+            for i, bot in enumerate(given)
+        )
+        if all(bot is not None for bot in bots):
+            raise BadRequest("bots: a match needs at least one seat for a person")
+        rules = data.get("rules", {})
+        if not isinstance(rules, dict) or not set(rules) <= set(_RULE_OPTIONS):
+            raise BadRequest(f"rules: the options are {', '.join(_RULE_OPTIONS)}")
+        try:
+            Rules.for_players(players, **rules)
+        except ConfigurationError as error:
+            raise BadRequest(f"rules: {error}") from None
+        recall = data.get("recall", "perfect")
+        if recall not in ("perfect", "table"):
+            raise BadRequest(f"recall: 'perfect' or 'table', not {quote(recall)}")
+        flags = {}
+        for key in ("public", "spectators"):
+            value = data.get(key, True)
+            if type(value) is not bool:
+                raise BadRequest(f"{key}: true or false, not {quote(value)}")
+            flags[key] = value
+        clock = data.get("clock", {})
+        if not isinstance(clock, dict) or not set(clock) <= {
+            "move_seconds",
+            "game_seconds",
+            "on_timeout",
+            "stand_in",
+        }:
+            raise BadRequest("clock: move_seconds, game_seconds, on_timeout and stand_in")
+        on_timeout = clock.get("on_timeout", "bot")
+        if on_timeout not in ("bot", "forfeit"):
+            raise BadRequest(f"clock.on_timeout: 'bot' or 'forfeit', not {quote(on_timeout)}")
+        stand_in = check_bot_text(
+            clock.get("stand_in", "random"), allow_exec=False, field="clock.stand_in"
+        )
+        return cls(
+            players=players,
+            bots=bots,
+            rules=dict(rules),
+            recall=cast(Literal["perfect", "table"], recall),
+            public=flags["public"],
+            spectators=flags["spectators"],
+            move_seconds=_seconds(clock, "move_seconds"),
+            game_seconds=_seconds(clock, "game_seconds"),
+            on_timeout=cast(OnTimeout, on_timeout),
+            stand_in=stand_in,
+        )
+
+    @classmethod
+    def stored(cls, data: dict[str, Any]) -> MatchSettings:
+        """Settings read back from the database (checked when they were stored)."""
+        clock = data["clock"]
+        return cls(
+            players=data["players"],
+            bots=tuple(data["bots"]),
+            rules=data["rules"],
+            recall=data["recall"],
+            public=data["public"],
+            spectators=data["spectators"],
+            move_seconds=clock["move_seconds"],
+            game_seconds=clock["game_seconds"],
+            on_timeout=clock["on_timeout"],
+            stand_in=clock["stand_in"],
+        )

@@ -1,0 +1,304 @@
+"""The game server with real parts: ``troedler serve`` on loopback, real
+websocket clients, a real SQLite file (and PostgreSQL where one is given)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("websockets")
+
+from tests.server_support import DATABASES, Client, ConnectionClosed, Game, Served, database_url
+from troedler import GameRecord, replay
+from troedler.cli import main
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("server")
+    server = Served(database_url(request.param, folder), folder)
+    yield server
+    assert server.stop() == 0
+
+
+def two_people(
+    served: Served, **settings: object
+) -> tuple[str, dict[str, object], dict[str, object]]:
+    match = served.create(players=2, **settings)
+    return match, served.join(match, "ann"), served.join(match, "bob")
+
+
+def test_a_match_is_created_listed_joined_and_left(served: Served) -> None:
+    public = served.create(players=3, bots=[None, "greedy"])
+    hidden = served.create(players=2, public=False)
+    listed = {m["match"] for m in served.http.get("/api/matches").json()["matches"]}
+    assert public in listed and hidden not in listed
+    assert served.show(hidden)["status"] == "waiting"  # the invitation link finds it
+    ann = served.join(public, "ann")
+    assert ann["seat"] == 0 and len(str(ann["token"])) >= 40
+    # Leaving before the start opens the seat again; the token is then nobody's.
+    left = served.http.post(
+        f"/api/matches/{public}/leave", headers={"Authorization": f"Bearer {ann['token']}"}
+    )
+    assert left.status_code == 200 and left.json()["seats"][0]["open"]
+    again = served.http.post(
+        f"/api/matches/{public}/leave", headers={"Authorization": f"Bearer {ann['token']}"}
+    )
+    assert again.status_code == 403
+    assert served.join(public, "cy", 2)["seat"] == 2
+    assert served.join(public, "dee")["seat"] == 0
+    assert served.show(public)["status"] == "playing"
+    full = served.http.post(f"/api/matches/{public}/join", json={"name": "eve"})
+    assert full.status_code == 409 and full.json()["code"] == "started"
+
+
+def test_the_database_keeps_only_a_hash_of_each_token(served: Served) -> None:
+    if not served.database.startswith("sqlite"):
+        pytest.skip("read back from the SQLite file")
+    match = served.create(players=2)
+    token = str(served.join(match, "ann")["token"])
+    with sqlite3.connect(served.database.removeprefix("sqlite:///")) as db:
+        (stored,) = db.execute(
+            "select token_hash from seats where match_id = ? and seat = 0", (match,)
+        ).fetchone()
+        dump = "\n".join(db.iterdump())
+    assert token not in dump and len(stored) == 64
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"players": 5}, "S1"),
+        ({"players": 2, "bots": ["module:Class"]}, "bots[0]"),
+        ({"players": 2, "bots": ["exec:./mybot"]}, "program bots"),
+        ({"players": 2, "bots": ["ismcts:999999"]}, "ismcts"),
+        ({"players": 2, "bots": ["greedy", "greedy"]}, "a person"),
+        ({"players": 2, "rules": {"hand_limit": 99}}, "hand_limit"),
+        ({"players": 2, "clock": {"move_seconds": -1}}, "move_seconds"),
+        ({"players": 2, "recall": "all"}, "recall"),
+        ({"players": 2, "seed": 1}, "unknown field"),
+    ],
+)
+def test_a_bad_match_is_refused_naming_the_field(
+    served: Served, body: dict[str, object], field: str
+) -> None:
+    answer = served.http.post("/api/matches", json=body)
+    assert answer.status_code in (400, 403)
+    assert field in answer.json()["error"]
+
+
+def test_two_people_play_a_whole_match_and_its_record_replays(
+    served: Served, tmp_path: Path
+) -> None:
+    match, ann, bob = two_people(served, recall="table")
+    watcher = Client(served, match)
+    seats = [Client(served, match, str(ann["token"])), Client(served, match, str(bob["token"]))]
+    game = Game(seats, seed=3)
+    game.run()
+    assert game.status == "finished" and game.result is not None
+    # Every acknowledged move is the one broadcast at its version, once.
+    assert sorted(game.acks.values()) == list(range(1, game.version + 1))
+    answer = served.http.get(f"/api/matches/{match}/record")
+    assert answer.status_code == 200
+    record = GameRecord.from_json(answer.text)
+    assert list(record.moves) == [game.moves[v] for v in range(1, game.version + 1)]
+    assert record.seats == ("ann", "bob")
+    assert record.result is not None and list(record.result.points) == game.result["points"]
+    assert replay(record)[-1].is_over
+    path = tmp_path / "match.json"
+    path.write_text(answer.text)
+    assert main(["replay", str(path)]) == 0
+    # The spectator saw every move and never a hand; each seat never the other's.
+    watcher.until("moved")
+    while True:
+        try:
+            watcher.next(timeout=1)
+        except TimeoutError:
+            break
+    positions = [m["position"] for m in watcher.seen if "position" in m]
+    assert len(positions) == game.version + 1  # the welcome's, and each move's
+    for position in positions:
+        assert position["seat"] is None and position["legal_moves"] == []
+        assert all(p["hand"] is None and p["value_pile"] is None for p in position["players"])
+    for seat, client in enumerate(seats):
+        for message in client.seen:
+            if "position" in message:
+                players = message["position"]["players"]
+                assert players[1 - seat]["hand"] is None and players[seat]["hand"] is not None
+    # Finished matches are listed, and a rematch seats the same people again.
+    finished = served.http.get("/api/matches", params={"status": "finished"}).json()["matches"]
+    assert match in {m["match"] for m in finished}
+    headers = {"Authorization": f"Bearer {ann['token']}"}
+    first = served.http.post(f"/api/matches/{match}/rematch", headers=headers).json()
+    second = served.http.post(
+        f"/api/matches/{match}/rematch", headers={"Authorization": f"Bearer {bob['token']}"}
+    ).json()
+    assert first["match"] == second["match"] != match
+    assert (first["seat"], second["seat"]) == (0, 1)
+    assert served.show(first["match"])["status"] == "playing"
+    for client in [*seats, watcher]:
+        client.close()
+
+
+def test_stale_repeated_and_illegal_moves_change_nothing(served: Served) -> None:
+    match, ann, bob = two_people(served)
+    first, second = (
+        Client(served, match, str(ann["token"])),
+        Client(served, match, str(bob["token"])),
+    )
+    to_move = first if first.welcome["position"]["legal_moves"] else second
+    other = second if to_move is first else first
+    legal = to_move.welcome["position"]["legal_moves"]
+    to_move.send({"type": "move", "version": 5, "move": legal[0], "id": "a"})
+    stale = to_move.until("error")
+    assert (stale["code"], stale["id"], stale["version"]) == ("stale", "a", 0)
+    to_move.send({"type": "move", "version": 0, "move": "take 9", "id": "b"})
+    illegal = to_move.until("error")
+    assert (
+        illegal["code"] == "illegal"
+        and illegal["rule"]
+        and illegal["message"].startswith(illegal["rule"] + ":")
+    )
+    other.send({"type": "move", "version": 0, "move": legal[0], "id": "c"})
+    assert other.until("error")["code"] == "not_your_turn"
+    to_move.send({"type": "move", "version": 0, "move": legal[0], "id": "d"})
+    accepted = to_move.until("accepted")
+    assert accepted == {"type": "accepted", "protocol": 1, "id": "d", "version": 1}
+    # The same id again: the first answer, and the move is not made twice.
+    to_move.send({"type": "move", "version": 0, "move": legal[0], "id": "d"})
+    assert to_move.until("accepted") == accepted
+    # A refused id keeps its first answer, even now that version 1 is current.
+    to_move.send({"type": "move", "version": 1, "move": legal[0], "id": "a"})
+    assert to_move.until("error") == stale
+    assert served.show(match)["version"] == 1
+    for client in (first, second):
+        client.close()
+
+
+def test_a_reconnecting_seat_gets_every_move_since_its_version(served: Served) -> None:
+    match, ann, bob = two_people(served)
+    seats = [Client(served, match, str(ann["token"])), Client(served, match, str(bob["token"]))]
+    game = Game(seats, seed=5)
+    game.run(stop=lambda g: g.version >= 12)
+    seats[0].close()
+    time.sleep(0.2)
+    assert served.show(match)["version"] >= 12
+    back = Client(served, match, str(ann["token"]), since=4)
+    welcome = back.welcome
+    assert [m["version"] for m in welcome["moves"]] == list(range(5, welcome["version"] + 1))
+    assert all(game.moves.get(m["version"], m["move"]) == m["move"] for m in welcome["moves"])
+    assert welcome["connected"] == [True, True]
+    seats[1].close()
+    assert back.until("status")["connected"] == [True, False]
+    back.close()
+
+
+def test_a_match_against_bots_plays_out_and_a_leaver_is_handed_to_a_bot(served: Served) -> None:
+    match = served.create(players=3, bots=[None, "greedy", "random"])
+    ann = served.join(match, "ann")
+    client = Client(served, match, str(ann["token"]))
+    game = Game([client], seed=1)
+    game.run(stop=lambda g: g.version >= 10)
+    left = served.http.post(
+        f"/api/matches/{match}/leave", headers={"Authorization": f"Bearer {ann['token']}"}
+    )
+    assert left.status_code == 200 and left.json()["seats"][0]["left"]
+    end = time.monotonic() + 120
+    while served.show(match)["status"] == "playing":
+        assert time.monotonic() < end
+        time.sleep(0.2)
+    assert served.show(match)["status"] == "finished"
+    assert GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text).result
+    client.close()
+
+
+def test_a_seat_out_of_time_is_played_by_its_stand_in_or_forfeits(served: Served) -> None:
+    match, ann, bob = two_people(served, clock={"move_seconds": 1, "on_timeout": "bot"})
+    deadline = served.show(match)["deadline"]
+    assert deadline is not None and deadline > time.time()
+    end = time.monotonic() + 30
+    while served.show(match)["version"] < 2:  # both seats time out in turn
+        assert time.monotonic() < end
+        time.sleep(0.2)
+    for token in (ann["token"], bob["token"]):  # the stand-ins finish the match
+        served.http.post(
+            f"/api/matches/{match}/leave", headers={"Authorization": f"Bearer {token}"}
+        )
+    match, ann, _ = two_people(served, clock={"move_seconds": 1, "on_timeout": "forfeit"})
+    watcher = Client(served, match, str(ann["token"]))
+    ending = watcher.until("status", timeout=30)
+    while ending["status"] != "forfeited":
+        ending = watcher.until("status", timeout=30)
+    assert ending["ending"]["reason"] == "time" and ending["version"] == 0
+    assert served.show(match)["status"] == "forfeited"
+    # An unfinished record: the moves made, no result.
+    record = GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text)
+    assert record.result is None
+    watcher.close()
+
+
+def test_the_record_of_a_match_in_play_is_withheld(served: Served) -> None:
+    match, _, _ = two_people(served)
+    answer = served.http.get(f"/api/matches/{match}/record")
+    assert answer.status_code == 409 and "seed" not in answer.text
+
+
+def test_spectating_can_be_turned_off_and_a_spectator_cannot_move(served: Served) -> None:
+    closed, _, _ = two_people(served, spectators=False)
+    with pytest.raises(ConnectionClosed):
+        refused = Client(served, closed)
+        assert refused.welcome["code"] == "hello"
+        refused.next()
+    match, _, _ = two_people(served)
+    watcher = Client(served, match)
+    watcher.send({"type": "move", "version": 0, "move": "take 1", "id": "x"})
+    assert watcher.until("error")["code"] == "forbidden"
+    watcher.close()
+
+
+def test_hosts_origins_sizes_and_rates_are_bounded(served: Served) -> None:
+    wrong_host = served.http.get("/api/matches", headers={"Host": "evil.example"})
+    assert wrong_host.status_code == 400
+    foreign = served.http.post(
+        "/api/matches", json={"players": 2}, headers={"Origin": "http://evil.example"}
+    )
+    assert foreign.status_code == 403
+    match, ann, _ = two_people(served)
+    with pytest.raises(Exception, match="403|rejected"):
+        Client(served, match, str(ann["token"]), origin="http://evil.example")
+    big = served.http.post(
+        "/api/matches",
+        content=b"{" + b" " * 10_000 + b"}",
+        headers={"Content-Type": "application/json"},
+    )
+    assert big.status_code == 413
+    client = Client(served, match, str(ann["token"]))
+    client.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
+    assert client.until("error")["code"] == "malformed"
+    for _ in range(200):
+        try:
+            client.send({"type": "ping"})
+        except ConnectionClosed:
+            break
+    codes = []
+    with pytest.raises((ConnectionClosed, TimeoutError)):
+        while True:
+            codes.append(client.next(timeout=5).get("code"))
+    assert "rate" in codes
+    assert served.show(match)["version"] == 0
+
+
+def test_serve_refuses_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--database", "mysql://somewhere/db"]) == 2
+    assert "SQLite or PostgreSQL" in capsys.readouterr().err
+    assert main(["serve", "--database", "sqlite://"]) == 2
+    assert "must be a file" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 2
