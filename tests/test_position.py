@@ -302,6 +302,7 @@ def test_replay_step_prints_the_position_of_the_step(tmp_path: Path) -> None:
     record = play_game([RandomBot(), RandomBot()], seed=3, max_rounds=1).record
     path = tmp_path / "game.json"
     path.write_text(record.to_json())
-    done = _troedler("replay", str(path), "--step", stdin="\nposition\nq\n")
+    # The game was stopped unfinished: the whole position is shown once confirmed.
+    done = _troedler("replay", str(path), "--step", stdin="\nposition\nyes\nq\n")
     assert done.returncode == 0, done.stderr
     assert position_text(replay(record)[1]) in done.stdout
