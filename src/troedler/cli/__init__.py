@@ -325,6 +325,7 @@ def _play_in_browser(args: argparse.Namespace) -> int:
         save=args.save,
         name=args.name,
         resume=args.resume,
+        move_time_limit=args.move_time_limit,
     )
 
 
