@@ -23,11 +23,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 _NEEDS = {
-    "numpy": ["src/troedler/adapters/tensors.py"],
+    "numpy": ["src/troedler/adapters/tensors.py", "src/troedler/adapters/neural.py"],
     "pettingzoo": ["src/troedler/adapters/pettingzoo.py"],
     "gymnasium": ["src/troedler/adapters/gymnasium.py"],
     "pyspiel": ["src/troedler/adapters/openspiel"],
     "starlette": ["src/troedler/web/server.py"],
+    "sqlalchemy": ["src/troedler/server"],
 }
 
 collect_ignore = [
