@@ -42,6 +42,7 @@ PUBLIC_MODULES = [
     "troedler.adapters.pettingzoo",
     "troedler.adapters.tensors",
     "troedler.jax",
+    "troedler.server",
 ]
 NOT_API = {"troedler.cli", "troedler.text"}
 # Public names defined outside an __all__ the reference walks.
