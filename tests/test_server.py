@@ -60,6 +60,24 @@ def test_a_match_is_created_listed_joined_and_left(served: Served) -> None:
     assert full.status_code == 409 and full.json()["code"] == "started"
 
 
+def test_a_seat_given_up_before_the_start_closes_the_leavers_sockets(served: Served) -> None:
+    match = served.create(players=3)
+    ann = served.join(match, "ann")
+    socket = Client(served, match, str(ann["token"]))
+    assert socket.welcome["type"] == "welcome"
+    left = served.http.post(
+        f"/api/matches/{match}/leave", headers={"Authorization": f"Bearer {ann['token']}"}
+    )
+    assert left.status_code == 200
+    # Whoever takes the seat next is not watched, nor played for, by the leaver.
+    assert served.join(match, "dee", 0)["seat"] == 0
+    with pytest.raises(ConnectionClosed):
+        while True:
+            message = socket.next(timeout=10)
+            assert "position" not in message or message["position"]["players"][0]["hand"] is None
+    socket.close()
+
+
 def test_the_database_keeps_only_a_hash_of_each_token(served: Served) -> None:
     if not served.database.startswith("sqlite"):
         pytest.skip("read back from the SQLite file")

@@ -419,6 +419,8 @@ def _hello_problem(hello: dict[str, Any] | str, live: Live) -> str | None:
 
 async def _handle(data: dict[str, Any], connection: Connection, live: Live, hub: Hub) -> None:
     """One message after the hello."""
+    if connection.closed:  # its seat was given up: nothing more is done for it
+        return
     seat = connection.seat
     kind = data.get("type")
     if kind == "ping":

@@ -78,7 +78,10 @@ def _walk(
     found: Comparison,
 ) -> None:
     if viewer is None:
-        twin = determinize(observe(state, 0, recall="table"), rng)
+        # A twin is dealt from one seat's view, which keeps that seat's hand:
+        # turn about, so that every seat's hidden cards are varied for spectators.
+        source = number % len(state.players)
+        twin = determinize(observe(state, source, recall="table"), rng)
     else:
         twin = determinize(observe(state, viewer, recall=recall), rng)
     one, other = state, twin

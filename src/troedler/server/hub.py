@@ -95,8 +95,9 @@ class Connection:
         """Stop the connection's writer (after what is queued)."""
         if not self.closed:
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+            if self.outbox.full():  # the stop must get in, or the writer waits for ever
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
 
 
 @attrs.define
@@ -533,6 +534,11 @@ class Hub:
             held = live.seats[seat]
             if live.status == "waiting":
                 held.name = held.token_hash = None
+                # The seat is open again: the leaver's sockets must not see or
+                # play for whoever takes it next.
+                for connection in list(live.connections):
+                    if connection.seat == seat:
+                        connection.close()
             else:
                 held.left = True
             self._broadcast_status(live)
@@ -875,11 +881,14 @@ class Hub:
             if live.settings.on_timeout == "forfeit":
                 ending = {"forfeit": seat, "reason": "time"}
                 async with self.engine.begin() as connection:
-                    await connection.execute(
+                    done = await connection.execute(
                         update(matches)
                         .where(matches.c.id == live.id, matches.c.version == version)
                         .values(status="forfeited", ending=dumps(ending), deadline=None)
                     )
+                if done.rowcount != 1:  # another process moved first
+                    await self._reread(live)
+                    return
                 live.status, live.ending, live.deadline = "forfeited", ending, None
                 self._broadcast_status(live)
                 self._finish(live)
