@@ -536,9 +536,9 @@ class Hub:
                 held.name = held.token_hash = None
                 # The seat is open again: the leaver's sockets must not see or
                 # play for whoever takes it next.
-                for connection in list(live.connections):
-                    if connection.seat == seat:
-                        connection.close()
+                for watching in list(live.connections):
+                    if watching.seat == seat:
+                        watching.close()
             else:
                 held.left = True
             self._broadcast_status(live)
