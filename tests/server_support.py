@@ -192,6 +192,10 @@ class Game:
         self.sent = 0
         self.broken = False
         """Whether a connection closed under the game (the server went away)."""
+        self.sent_moves: dict[str, dict[str, Any]] = {}
+        """client move id -> the move message, to send again when told ``rate``."""
+        self.slowed = 0
+        """How many moves the server's rate limit sent back."""
 
     def take(self, client: Client, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -212,14 +216,19 @@ class Game:
                 legal = position["legal_moves"]
                 if legal and self.result is None:
                     self.sent += 1
-                    client.send(
-                        {
-                            "type": "move",
-                            "version": message["version"],
-                            "move": self.rng.choice(legal),
-                            "id": f"m{self.sent}",
-                        }
-                    )
+                    move = {
+                        "type": "move",
+                        "version": message["version"],
+                        "move": self.rng.choice(legal),
+                        "id": f"m{self.sent}",
+                    }
+                    self.sent_moves[move["id"]] = move
+                    client.send(move)
+        if kind == "error" and message["code"] == "rate" and message.get("id") in self.sent_moves:
+            # Not made: sent again once the server takes messages again.
+            self.slowed += 1
+            time.sleep(message["retry_after"])
+            client.send(self.sent_moves[message["id"]])
         if kind == "status":
             self.status = message["status"]
 

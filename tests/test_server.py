@@ -315,6 +315,35 @@ def test_hosts_origins_sizes_and_rates_are_bounded(served: Served) -> None:
     assert served.show(match)["version"] == 0
 
 
+def test_a_move_refused_for_its_rate_is_named_and_made_when_sent_again(served: Served) -> None:
+    match, ann, _ = two_people(served)
+    client = Client(served, match, str(ann["token"]))
+    ours = client.welcome["position"]["legal_moves"]
+    legal = ours or ["take 1"]
+    for _ in range(40):  # past the burst of 30
+        client.send({"type": "ping"})
+    move = {"type": "move", "version": 0, "move": legal[0], "id": "late"}
+    client.send(move)
+    refused = client.until("error")
+    while refused.get("id") != "late":
+        assert refused["code"] == "rate"
+        refused = client.until("error")
+    assert refused["code"] == "rate" and 0 < refused["retry_after"] <= 10
+    assert served.show(match)["version"] == 0  # not made
+    time.sleep(refused["retry_after"] + 0.2)
+    client.send(move)
+    answer = client.next()
+    while answer["type"] not in ("accepted", "error"):
+        answer = client.next()
+    assert answer["id"] == "late"
+    # The answer any move gets when the rate allows: made if it is ann's turn.
+    if ours:
+        assert answer["type"] == "accepted" and answer["version"] == 1
+    else:
+        assert answer["code"] == "not_your_turn"
+    client.close()
+
+
 def test_serve_refuses_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--database", "mysql://somewhere/db"]) == 2
     assert "SQLite or PostgreSQL" in capsys.readouterr().err

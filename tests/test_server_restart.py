@@ -39,20 +39,7 @@ def move_log(url: str, match: str) -> list[tuple[int, str, str | None]]:
     return asyncio.run(read())
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.xfail(
-                strict=False,
-                reason="known defect: on PostgreSQL a match restarted after SIGKILL "
-                "sometimes stalls and does not finish in time; under investigation",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("kind", DATABASES)
 def test_a_match_survives_sigkills_with_no_acknowledged_move_lost_or_doubled(
     kind: str, tmp_path: Path
 ) -> None:

@@ -100,6 +100,10 @@ class _Bucket:
         self.level -= 1
         return True
 
+    def wait(self) -> float:
+        """Seconds until a message is taken again."""
+        return max(0.0, (1 - self.level) / self.rate)
+
 
 def make_app(
     settings: ServerSettings, *, on_ready: Callable[[Hub], None] | None = None
@@ -381,13 +385,23 @@ async def _play(websocket: WebSocket, hub: Hub, settings: ServerSettings) -> Non
             received = await websocket.receive()
             if received["type"] == "websocket.disconnect":
                 break
+            data = _parse(received.get("text"), settings.max_message)
             if not bucket.take():
-                connection.send(_error(seat, "rate", "too many messages: slow down"))
                 if bucket.level < -settings.burst:
                     break
                 bucket.level -= 1  # who keeps on sending is closed soon
+                # The message is not acted on; a move is named, so that its
+                # client knows it was not made and can send it again.
+                connection.send(
+                    _error(
+                        seat,
+                        "rate",
+                        "too many messages: slow down",
+                        retry_after=round(bucket.wait(), 3),
+                        **_move_id(data),
+                    )
+                )
                 continue
-            data = _parse(received.get("text"), settings.max_message)
             if isinstance(data, str):
                 connection.send(_error(seat, "malformed", data))
                 continue
@@ -398,6 +412,15 @@ async def _play(websocket: WebSocket, hub: Hub, settings: ServerSettings) -> Non
         hub.disconnect(live, connection)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
+
+
+def _move_id(data: dict[str, Any] | str) -> dict[str, str]:
+    """``{"id": ...}`` of a move message with a well-formed id, else nothing."""
+    if isinstance(data, dict) and data.get("type") == "move":
+        client_id = data.get("id")
+        if isinstance(client_id, str) and 0 < len(client_id) <= MAX_ID:
+            return {"id": client_id}
+    return {}
 
 
 def _hello_problem(hello: dict[str, Any] | str, live: Live) -> str | None:
