@@ -1,6 +1,7 @@
 """Test collection: the doctests of modules whose optional extra is missing are
 left out, and so are troedler.jax's, which tests/test_jax.py runs in a
-process of its own (JAX starts threads, and the other tests fork).
+process of its own (JAX starts threads, and the other tests fork), started
+here as soon as the suite is collected so that it runs beside the rest.
 
 ``pytest`` collects the doctests of every module under ``src/troedler``; the
 adapters import their extra's packages, so without that extra (for instance
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -90,3 +92,17 @@ def pytest_collect_file(file_path: object, parent: pytest.Collector) -> object:
     if name.startswith("test_") and name.endswith(".py") and isinstance(collected, list):
         return [node for node in collected if type(node).__name__ != "DoctestModule"]
     return collected
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the JAX engine's tests in their own process now, if they are to run."""
+    module = sys.modules.get("tests.test_jax")
+    if module is not None and any(item.nodeid == module.NODE for item in session.items):
+        module.start()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Leave no JAX process behind a suite cut short."""
+    module = sys.modules.get("tests.test_jax")
+    if module is not None:
+        module.stop()
