@@ -4,8 +4,10 @@ connections watching them, their clocks and their bots.
 Every change goes to the database first and is committed; only then is it
 acknowledged and broadcast. Moves of one match are applied one at a time
 (its lock); the match's version is also checked by the database
-(:func:`troedler.server.store.append_move`), so a second process sharing a
-PostgreSQL database cannot apply a move twice either.
+(:func:`troedler.server.store.append_move`), and so is that this process
+still holds the match's lease: a second process sharing a PostgreSQL
+database cannot apply a move twice, and a process that stood still past
+its lease writes nothing after the new owner read the match.
 """
 
 from __future__ import annotations
@@ -711,6 +713,7 @@ class Hub:
                 connection,
                 live.id,
                 live.version,
+                owner=self.name,
                 seat=seat,
                 move=written,
                 client_id=client_id,
@@ -718,7 +721,7 @@ class Hub:
                 changes=changes,
             )
         if not ok:
-            await self._reread(live)
+            await self._catch_up(live)
             return False
         live.state = after
         live.version += 1
@@ -733,6 +736,17 @@ class Hub:
         self._after_move(live, seat, written)
         self._schedule(live)
         return True
+
+    async def _catch_up(self, live: Live) -> None:
+        """After a write the database refused: let the match go if another
+        process took it over (its clients reconnect there), else read it
+        again and set its next clock or bot going."""
+        row = await self._row(live.id)
+        if row is None or row.owner != self.name:
+            self._drop(live.id)
+            return
+        await self._reread(live)
+        self._schedule(live)
 
     async def _reread(self, live: Live) -> None:
         fresh = await self._read(live.id)
@@ -883,11 +897,15 @@ class Hub:
                 async with self.engine.begin() as connection:
                     done = await connection.execute(
                         update(matches)
-                        .where(matches.c.id == live.id, matches.c.version == version)
+                        .where(
+                            matches.c.id == live.id,
+                            matches.c.version == version,
+                            matches.c.owner == self.name,
+                        )
                         .values(status="forfeited", ending=dumps(ending), deadline=None)
                     )
-                if done.rowcount != 1:  # another process moved first
-                    await self._reread(live)
+                if done.rowcount != 1:  # another process moved first or took the match
+                    await self._catch_up(live)
                     return
                 live.status, live.ending, live.deadline = "forfeited", ending, None
                 self._broadcast_status(live)

@@ -170,22 +170,26 @@ async def append_move(
     match_id: str,
     version: int,
     *,
+    owner: str,
     seat: int,
     move: str,
     client_id: str | None,
     at: float,
     changes: dict[str, Any],
 ) -> bool:
-    """Move number ``version`` of the match, if the match is still at ``version``.
+    """Move number ``version`` of the match, if the match is still at
+    ``version`` and ``owner`` still holds its lease.
 
     The match row's version goes from ``version`` to ``version + 1`` (with
-    ``changes`` to its other columns) only where it still is ``version``: the
-    compare-and-set. False, and nothing written, when another writer got
-    there first. The caller commits.
+    ``changes`` to its other columns) only where it still is ``version`` and
+    its owner is ``owner``: the compare-and-set. False, and nothing written,
+    when another writer got there first or another process took the match
+    over (so a process that stood still past its lease writes nothing after
+    the new owner read the match). The caller commits.
     """
     done = await connection.execute(
         update(matches)
-        .where(matches.c.id == match_id, matches.c.version == version)
+        .where(matches.c.id == match_id, matches.c.version == version, matches.c.owner == owner)
         .values(version=version + 1, **changes)
     )
     if done.rowcount != 1:
