@@ -3,6 +3,7 @@ for the server's tests and benchmarks."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -49,6 +50,8 @@ class Served:
         self.options = options
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
+        self.stderr: collections.deque[str] = collections.deque(maxlen=200)
+        """The last lines the server wrote to its standard error."""
         self.start()
 
     def start(self) -> None:
@@ -75,9 +78,11 @@ class Served:
             env=env,
         )
         lines: queue.Queue[str] = queue.Queue()
-        out = self.process.stdout
-        assert out is not None
+        out, err = self.process.stdout, self.process.stderr
+        assert out is not None and err is not None
         threading.Thread(target=lambda: [lines.put(line) for line in out], daemon=True).start()
+        # Read too, or a server that logs more than a pipe holds would stop.
+        threading.Thread(target=self.stderr.extend, args=(err,), daemon=True).start()
         try:
             line = lines.get(timeout=START_SECONDS)
         except queue.Empty:

@@ -21,9 +21,12 @@ from tests.server_support import Client, ConnectionClosed, Served
 
 
 @pytest.fixture(scope="module")
-def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+def arena(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[dict[str, Any]]:
     folder: Path = tmp_path_factory.mktemp("fuzz")
     served = Served(f"sqlite:///{folder / 'matches.sqlite3'}", folder)
+    request.addfinalizer(served.kill)  # also when the set-up below fails
     match = served.create(players=2)
     tokens = [str(served.join(match, name)["token"]) for name in ("ann", "bob")]
     other = served.create(players=2)

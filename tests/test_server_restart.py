@@ -41,9 +41,10 @@ def move_log(url: str, match: str) -> list[tuple[int, str, str | None]]:
 
 @pytest.mark.parametrize("kind", DATABASES)
 def test_a_match_survives_sigkills_with_no_acknowledged_move_lost_or_doubled(
-    kind: str, tmp_path: Path
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     served = Served(database_url(kind, tmp_path), tmp_path)
+    request.addfinalizer(served.kill)  # a failed test leaves no server playing on
     match = served.create(players=2)
     tokens = [str(served.join(match, name)["token"]) for name in ("ann", "bob")]
     game = Game([Client(served, match, token) for token in tokens], seed=11)
@@ -82,8 +83,11 @@ def test_a_match_survives_sigkills_with_no_acknowledged_move_lost_or_doubled(
 
 
 @pytest.mark.parametrize("kind", DATABASES)
-def test_a_deadline_outlives_the_server(kind: str, tmp_path: Path) -> None:
+def test_a_deadline_outlives_the_server(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     served = Served(database_url(kind, tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
     match = served.create(players=2, clock={"move_seconds": 2, "on_timeout": "forfeit"})
     for name in ("ann", "bob"):
         served.join(match, name)
