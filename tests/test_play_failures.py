@@ -35,6 +35,16 @@ class Cheater(Raiser):
     def choose(self, observation, legal_moves, rng):
         self.calls += 1
         return "take 99" if self.calls > 3 else rng.choice(legal_moves)
+
+
+class Stuck(Raiser):
+    name = "stuck"
+
+    def choose(self, observation, legal_moves, rng):
+        self.calls += 1
+        while self.calls > 3:  # never returns, and never sleeps: no signal reaches it
+            pass
+        return rng.choice(legal_moves)
 """
 
 HANGING = """\
@@ -67,6 +77,7 @@ def troedler(*args: str, cwd: Path, stdin: str) -> subprocess.CompletedProcess[s
         ("mybots:Cheater", "cheater", "gave an answer that is not a legal move", "'take 99'"),
         ("exec:{python} sleepy.py", "sleepy", "did not answer in time",
          "did not answer its move within 1 s"),
+        ("mybots:Stuck", "stuck", "did not answer in time", "did not answer its move within 1 s"),
     ],
 )  # fmt: skip
 def test_a_failing_bot_stops_the_game_in_one_line_and_the_save_goes_on(

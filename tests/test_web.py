@@ -403,7 +403,7 @@ class _Slow:
         (_Raising(), "raised an error", "ZeroDivisionError: a bug in the bot (test_web.py:"),
         (_Cheating(), "gave an answer that is not a legal move", "which is not legal"),
         (_Hanging(), "did not answer in time", "sleeper (seat 1) did not answer"),
-        (_Slow(), "did not answer in time", "over the limit of 0.1 s"),
+        (_Slow(), "did not answer in time", "did not answer its move within 0.1 s"),
     ],
 )
 def test_a_failing_bot_is_named_and_the_game_goes_on_with_another(

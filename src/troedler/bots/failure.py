@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import random
 import shlex
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from troedler.bots.base import (
     MAX_DETAIL,
@@ -54,14 +56,21 @@ def ask_bot(
     *,
     move: int,
     move_time_limit: float | None = None,
+    stop_waiting: bool = False,
 ) -> Move | BotFailure:
     """The move ``bot`` chooses for the seat of ``observation``, or how it failed.
 
     ``move`` is the number of the move asked for (from 0), for the failure's
     description. A bot that raises (a :class:`~troedler.bots.base.BotFailed`
     says how), that returns something that is not one of the legal moves, or
-    that takes longer than ``move_time_limit`` seconds (measured after it
-    returns) gives a :class:`BotFailure`; Ctrl-C is passed on.
+    that takes longer than ``move_time_limit`` seconds gives a
+    :class:`BotFailure`; Ctrl-C is passed on.
+
+    The time is measured after the bot returns, unless ``stop_waiting`` is
+    true: then the bot chooses in a thread of its own and is not waited for
+    past the limit, so that a person's game ends at once even when a bot
+    never returns (that thread is left behind, to end with the program,
+    since Python cannot stop a thread).
     """
     seat = observation.seat
     name = _bounded(str(getattr(bot, "name", "bot")), 62)
@@ -71,12 +80,15 @@ def ask_bot(
 
     legal_moves = observation.legal_moves
     started = time.perf_counter()
-    try:
-        chosen = bot.choose(observation, legal_moves, rng)
-    except BotFailed as error:  # a bot that says how it failed (a program bot)
-        return fail(error.kind, str(error))
-    except (Exception, SystemExit) as error:  # a bot's bug stops its game, not the program
-        return fail("raised", describe_error(error))
+    wait = move_time_limit if stop_waiting else None
+    answered = _choose_within(bot, observation, rng, wait)
+    if answered is None:
+        return fail("slow", f"did not answer its move within {move_time_limit:g} s")
+    chosen, raised = answered
+    if isinstance(raised, BotFailed):  # a bot that says how it failed (a program bot)
+        return fail(raised.kind, str(raised))
+    if raised is not None:  # a bot's bug stops its game, not the program
+        return fail("raised", describe_error(raised))
     took = time.perf_counter() - started
     if move_time_limit is not None and took > move_time_limit:
         return fail("slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s")
@@ -86,7 +98,29 @@ def ask_bot(
         return fail("illegal", describe_error(error))
     if not legal:
         return fail("illegal", f"chose {_bounded(repr(chosen), 80)}, which is not legal")
-    return chosen
+    return cast(Move, chosen)
+
+
+def _choose_within(
+    bot: Bot, observation: Observation, rng: random.Random, seconds: float | None
+) -> tuple[object, BaseException | None] | None:
+    """What ``bot.choose`` returned or raised; None if it did not return
+    within ``seconds`` (None: waited for as long as it takes, in this thread)."""
+    answer: list[tuple[object, BaseException | None]] = []
+
+    def choose() -> None:
+        try:
+            answer.append((bot.choose(observation, observation.legal_moves, rng), None))
+        except (Exception, SystemExit) as error:
+            answer.append((None, error))
+
+    if seconds is None:
+        choose()
+        return answer[0]
+    thread = threading.Thread(target=choose, name="troedler-bot", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return answer[0] if answer else None
 
 
 def failure_message(failure: BotFailure) -> str:

@@ -237,7 +237,12 @@ def _play(
             if bot is not None:
                 seen = observe(state, mover)
                 answer = ask_bot(
-                    bot, seen, rngs[mover], move=len(game.moves), move_time_limit=move_time_limit
+                    bot,
+                    seen,
+                    rngs[mover],
+                    move=len(game.moves),
+                    move_time_limit=move_time_limit,
+                    stop_waiting=True,
                 )
                 if isinstance(answer, BotFailure):
                     failure = answer

@@ -492,7 +492,14 @@ class BrowserGame:
                 raise Refused(self.failure["line"], status=502, failure=self.failure)
             seen = observe(state, mover)
             limit = self.move_time_limit
-            answer = ask_bot(bot, seen, self.rngs[mover], move=self.sequence, move_time_limit=limit)
+            answer = ask_bot(
+                bot,
+                seen,
+                self.rngs[mover],
+                move=self.sequence,
+                move_time_limit=limit,
+                stop_waiting=True,
+            )
             if isinstance(answer, BotFailure):
                 self.failure = self._failure(answer)
                 raise Refused(self.failure["line"], status=502, failure=self.failure)
