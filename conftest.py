@@ -97,7 +97,9 @@ def pytest_collect_file(file_path: object, parent: pytest.Collector) -> object:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the JAX engine's tests in their own process now, if they are to run."""
     module = sys.modules.get("tests.test_jax")
-    if module is not None and any(item.nodeid == module.NODE for item in session.items):
+    if session.config.option.collectonly or module is None:
+        return
+    if any(item.nodeid == module.NODE for item in session.items):
         module.start()
 
 

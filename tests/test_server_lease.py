@@ -1,5 +1,6 @@
-"""The lease fences every move: once another process has taken a match over
-and read it, the old owner's writes are refused and it lets the match go.
+"""The lease fences every write: once another process has taken a match over
+and read it, the old owner's moves and seat changes are refused and it lets
+the match go.
 
 Two hubs share one real SQLite file in this process; their clocks are the
 test's, so the old owner can stand still past its lease at will.
@@ -17,9 +18,9 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import select
 
 from troedler import legal_moves
-from troedler.server.hub import Connection, Hub
+from troedler.server.hub import Connection, Elsewhere, Hub
 from troedler.server.settings import MatchSettings
-from troedler.server.store import matches, migrate, moves, open_database
+from troedler.server.store import matches, migrate, moves, open_database, seats
 
 
 async def _stood_still(path: Path) -> None:
@@ -35,10 +36,31 @@ async def _stood_still(path: Path) -> None:
     mover = Connection(first)
     legal = [str(move) for move in legal_moves(live.state)]
     assert await old.play(live, mover, 0, legal[0], "a1")
+    waiting = await old.create(MatchSettings(players=2, bots=(None, None)))
     clock[0] += 10  # the old owner stood still: its lease ran out
     new = Hub(open_database(url), name="new", now=lambda: clock[0], lease_seconds=2)
+    new.address = "http://new.example"
     taken = await new.load(live.id)
     assert taken is not None and taken.version == 1
+    # Seats joined or left through the old owner are refused too, and say where to go.
+    assert await new.load(waiting.id) is not None
+    with pytest.raises(Elsewhere):
+        await old.join(waiting, "cy", None)
+    with pytest.raises(Elsewhere):
+        await old.leave(live, 0)
+    assert waiting.id not in old.live
+    async with new.engine.connect() as connection:
+        seated = (
+            await connection.execute(
+                select(seats.c.name, seats.c.left).where(
+                    seats.c.match_id.in_([live.id, waiting.id])
+                )
+            )
+        ).all()
+    assert sorted(seated, key=str) == sorted(
+        [("ann", False), ("bob", False), (None, False), (None, False)], key=str
+    )
+    old.live[live.id] = live  # as if it had not noticed yet: its moves are refused too
     # The old owner wakes up and makes a move on its copy: refused, and it lets go.
     to_move = live.state.current_player
     assert to_move is not None
@@ -59,7 +81,7 @@ async def _stood_still(path: Path) -> None:
     await new.close()
 
 
-def test_a_process_past_its_lease_writes_nothing_once_the_match_is_taken_over(
+def test_a_process_past_its_lease_changes_nothing_once_the_match_is_taken_over(
     tmp_path: Path,
 ) -> None:
     asyncio.run(_stood_still(tmp_path / "matches.sqlite3"))

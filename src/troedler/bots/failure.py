@@ -70,7 +70,9 @@ def ask_bot(
     true: then the bot chooses in a thread of its own and is not waited for
     past the limit, so that a person's game ends at once even when a bot
     never returns (that thread is left behind, to end with the program,
-    since Python cannot stop a thread).
+    since Python cannot stop a thread). A bot that keeps the limit itself
+    (one with ``limit_move_time``, as a program bot, which says how it
+    failed) is always asked in this thread.
     """
     seat = observation.seat
     name = _bounded(str(getattr(bot, "name", "bot")), 62)
@@ -80,7 +82,8 @@ def ask_bot(
 
     legal_moves = observation.legal_moves
     started = time.perf_counter()
-    wait = move_time_limit if stop_waiting else None
+    keeps_time = hasattr(bot, "limit_move_time")
+    wait = move_time_limit if stop_waiting and not keeps_time else None
     answered = _choose_within(bot, observation, rng, wait)
     if answered is None:
         return fail("slow", f"did not answer its move within {move_time_limit:g} s")
@@ -107,11 +110,14 @@ def _choose_within(
     """What ``bot.choose`` returned or raised; None if it did not return
     within ``seconds`` (None: waited for as long as it takes, in this thread)."""
     answer: list[tuple[object, BaseException | None]] = []
+    # In this thread Ctrl-C is passed on; in a thread of the bot's own it
+    # cannot be the person's, so whatever the bot raises is its failure.
+    caught = (Exception, SystemExit) if seconds is None else BaseException
 
     def choose() -> None:
         try:
             answer.append((bot.choose(observation, observation.legal_moves, rng), None))
-        except (Exception, SystemExit) as error:
+        except caught as error:
             answer.append((None, error))
 
     if seconds is None:

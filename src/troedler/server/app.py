@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -397,7 +398,7 @@ async def _play(websocket: WebSocket, hub: Hub, settings: ServerSettings) -> Non
                         seat,
                         "rate",
                         "too many messages: slow down",
-                        retry_after=round(bucket.wait(), 3),
+                        retry_after=math.ceil(bucket.wait() * 1000) / 1000,
                         **_move_id(data),
                     )
                 )

@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 from sqlalchemy import insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from troedler.bots import Bot
 from troedler.bots.base import tell_game_over
@@ -60,6 +60,10 @@ MAX_REMEMBERED = 64
 """Refused client move ids remembered per seat, to answer a repeat the same way."""
 OUTBOX = 512
 """Messages queued for one connection before it counts as too slow and is closed."""
+
+
+class _Taken(Exception):
+    """A write refused: another process owns the match now."""
 
 
 class Elsewhere(Exception):
@@ -320,7 +324,11 @@ class Hub:
                 self._drop(match_id)
         await self.resume_all()
 
-    def _drop(self, match_id: str) -> None:
+    def _drop(self, match_id: str, only: Live | None = None) -> None:
+        """Let the match go: stop its clock or bot and close its connections.
+        With ``only``, only if that is still this process's copy of it."""
+        if only is not None and self.live.get(match_id) is not only:
+            return
         self._loading.pop(match_id, None)
         live = self.live.pop(match_id, None)
         if live is None:
@@ -488,25 +496,29 @@ class Hub:
             token = secrets.token_urlsafe(32)
             digest = hash_token(token)
             starts = len(open_seats) == 1
-            async with self.engine.begin() as connection:
-                done = await connection.execute(
-                    update(seats)
-                    .where(
-                        seats.c.match_id == live.id,
-                        seats.c.seat == seat,
-                        seats.c.token_hash.is_(None),
+            try:
+                async with self.engine.begin() as connection:
+                    await self._fence(connection, live)
+                    done = await connection.execute(
+                        update(seats)
+                        .where(
+                            seats.c.match_id == live.id,
+                            seats.c.seat == seat,
+                            seats.c.token_hash.is_(None),
+                        )
+                        .values(name=name, token_hash=digest)
                     )
-                    .values(name=name, token_hash=digest)
-                )
-                if done.rowcount != 1:
-                    raise BadRequest("the seat was taken meanwhile", status=409, code="taken")
-                if starts:
-                    clock = self._clock_after(live, live.state)
-                    await connection.execute(
-                        update(matches)
-                        .where(matches.c.id == live.id)
-                        .values(status="playing", **clock)
-                    )
+                    if done.rowcount != 1:
+                        raise BadRequest("the seat was taken meanwhile", status=409, code="taken")
+                    if starts:
+                        clock = self._clock_after(live, live.state)
+                        await connection.execute(
+                            update(matches)
+                            .where(matches.c.id == live.id)
+                            .values(status="playing", **clock)
+                        )
+            except _Taken:
+                raise await self._taken(live) from None
             live.seats[seat].name = name
             live.seats[seat].token_hash = digest
             if starts:
@@ -527,12 +539,16 @@ class Hub:
                 values = {"left": True}
             else:
                 raise BadRequest("the match is over", status=409, code="over")
-            async with self.engine.begin() as connection:
-                await connection.execute(
-                    update(seats)
-                    .where(seats.c.match_id == live.id, seats.c.seat == seat)
-                    .values(**values)
-                )
+            try:
+                async with self.engine.begin() as connection:
+                    await self._fence(connection, live)
+                    await connection.execute(
+                        update(seats)
+                        .where(seats.c.match_id == live.id, seats.c.seat == seat)
+                        .values(**values)
+                    )
+            except _Taken:
+                raise await self._taken(live) from None
             held = live.seats[seat]
             if live.status == "waiting":
                 held.name = held.token_hash = None
@@ -741,12 +757,32 @@ class Hub:
         """After a write the database refused: let the match go if another
         process took it over (its clients reconnect there), else read it
         again and set its next clock or bot going."""
+        if self.live.get(live.id) is not live:  # let go already (and maybe loaded again)
+            return
         row = await self._row(live.id)
         if row is None or row.owner != self.name:
-            self._drop(live.id)
+            self._drop(live.id, live)
             return
         await self._reread(live)
         self._schedule(live)
+
+    async def _fence(self, connection: AsyncConnection, live: Live) -> None:
+        """In a transaction that changes the match: go on only while this
+        process owns it (renewing its lease), else raise :class:`_Taken`,
+        which rolls the transaction back."""
+        done = await connection.execute(
+            update(matches)
+            .where(matches.c.id == live.id, matches.c.owner == self.name)
+            .values(lease_until=self.now() + self.lease_seconds)
+        )
+        if done.rowcount != 1:
+            raise _Taken
+
+    async def _taken(self, live: Live) -> Elsewhere:
+        """Another process took the match over: let it go, and say where it is."""
+        self._drop(live.id, live)
+        row = await self._row(live.id)
+        return Elsewhere("" if row is None else row.owner_address or "")
 
     async def _reread(self, live: Live) -> None:
         fresh = await self._read(live.id)
