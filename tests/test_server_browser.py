@@ -71,8 +71,15 @@ def test_two_windows_play_a_match_by_clicking_while_a_third_watches(
         _take_a_seat(ann, ann.current_url, "ann")
         invitation = _text(ann, "invite")
         assert invitation.endswith(f"/#match={match}")
+        bob.set_window_size(390, 844)  # a phone: nothing wider than the screen, thumb-sized buttons
         _take_a_seat(bob, invitation, "bob")
         watcher.get(invitation)
+        WebDriverWait(bob, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button"))
+        assert bob.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth"
+        )
+        heights = [b.size["height"] for b in bob.find_elements(By.CSS_SELECTOR, "button")]
+        assert heights and min(h for h in heights if h) >= 44
         rng = random.Random(4)
         end = time.monotonic() + 900
         while served.show(match)["status"] != "finished":

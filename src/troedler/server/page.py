@@ -25,7 +25,8 @@ def csp(nonce: str) -> str:
 
 _STYLE = """
 body { font: 16px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 0.5rem; }
-button { font: inherit; margin: 0.15rem; padding: 0.35rem 0.6rem; }
+button { font: inherit; margin: 0.15rem; padding: 0.35rem 0.6rem; min-height: 44px; }
+#invite { overflow-wrap: anywhere; }
 input, select { font: inherit; }
 section { border: 1px solid #bbb; border-radius: 6px; margin: 0.5rem 0; padding: 0.5rem; }
 #notice { background: #fd8; padding: 0.3rem; display: none; }
