@@ -47,6 +47,22 @@ from troedler.jax import (  # noqa: E402
     to_states,
 )
 from troedler.jax.differential import walk  # noqa: E402
+from troedler.rulebook import (  # noqa: E402
+    MAX_PLAYERS,
+    PILE_SIZE,
+    PLAYER_COUNTS,
+    VALUE_PILE_TYPES,
+    dealer_discards_first,
+    discard_candidates,
+    goes_to_value_pile,
+    most_carried,
+    next_to_take,
+    pile_count,
+    pile_takes,
+    round_cards,
+    setup_portion,
+    taker,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,6 +116,42 @@ def test_perfect_recall_walk_matches_the_core() -> None:
     # The walks compare both recalls' tensors; this one steps with perfect recall.
     report = walk(2, games=8, steps=40, seed=9, recall="perfect")
     assert report.mismatches == 0, (report.kinds, report.first)
+
+
+RULES_VARIANTS = (
+    {},
+    {"two_player_rules": False},
+    {"setup_requests": 4, "setup_feed": 11, "hand_limit": 2, "end_threshold": 3},
+)
+"""Rules options the tables are built for: the rulebook's and others."""
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("options", RULES_VARIANTS)
+def test_the_tables_state_the_rulebooks_facts(players: int, options: dict[str, object]) -> None:
+    rules = Rules.for_players(players, **options)
+    t = make(players, rules=rules).tables
+    layout = action_layout()
+    assert t.piles == pile_count(players)
+    assert t.round_cards == round_cards(players) == PILE_SIZE * t.piles
+    assert t.setup_portion == setup_portion(rules)
+    assert t.next_taker.shape == (players, t.piles + 1)
+    for dealer in range(players):
+        for gone in range(t.piles + 1):
+            seat = next_to_take(rules, dealer, gone)
+            assert t.next_taker[dealer, gone] == (-1 if seat is None else seat)
+            if seat is not None and not dealer_discards_first(rules, gone):
+                assert seat == taker(dealer, players, pile_takes(rules, gone))
+    assert list(t.dealer_discards) == [
+        dealer_discards_first(rules, gone) for gone in range(t.piles + 1)
+    ]
+    for kind, card in enumerate(t.card_list):
+        assert (kind >= t.value_pile_from) == goes_to_value_pile(card)
+        assert goes_to_value_pile(card) == isinstance(card, VALUE_PILE_TYPES)
+        assert t.discardable[kind] == bool(discard_candidates([card], None))
+    assert t.take_actions == len(layout.section("take pile")) == pile_count(MAX_PLAYERS)
+    assert t.discard_pile_actions == len(layout.section("discard pile")) == pile_count(2)
+    assert t.max_hand == most_carried(rules) + PILE_SIZE
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -22,9 +22,10 @@ from troedler.goods import Goods
 from troedler.invariants import problems
 from troedler.jax import engine
 from troedler.jax.engine import GameArrays, State
-from troedler.jax.tables import PILE_SIZE, Game, Tables, tables
+from troedler.jax.tables import Game, Tables, tables
 from troedler.limits import check_seed
 from troedler.pile import Pile
+from troedler.rulebook import PILE_SIZE
 from troedler.state import GameState, Phase, PlayerState, Turn
 
 __all__ = ["from_state", "to_state", "to_states"]

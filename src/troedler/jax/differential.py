@@ -53,6 +53,7 @@ from troedler.jax.engine import State
 from troedler.jax.env import TroedlerEnv, make
 from troedler.jax.tables import Game, Tables
 from troedler.legal import apply_move
+from troedler.rulebook import PILE_SIZE
 from troedler.rules import Rules
 from troedler.scoring import outcome
 from troedler.setup import new_explicit_game
@@ -138,7 +139,10 @@ def _laid(state: GameState) -> list[Any]:
     """The cards of the dealer piles in the order they were laid (R2)."""
     piles = [pile or () for pile in state.dealer_piles]
     return [
-        piles[j][layer] for layer in range(4) for j in range(len(piles)) if layer < len(piles[j])
+        piles[j][layer]
+        for layer in range(PILE_SIZE)
+        for j in range(len(piles))
+        if layer < len(piles[j])
     ]
 
 

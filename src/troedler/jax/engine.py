@@ -25,8 +25,8 @@ from jax.custom_batching import custom_vmap
 from pgx._src.struct import dataclass, field
 
 from troedler.goods import GOODS_PER_KIND
-from troedler.jax.tables import EXTRA, FEED, GOODS, PILE_SIZE, Game, Tables
-from troedler.rulebook import SETUP_SHUFFLES
+from troedler.jax.tables import EXTRA, FEED, GOODS, Game, Tables
+from troedler.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, TWO_PLAYER_DAMAGE_MARGIN
 from troedler.state import Phase
 
 __all__ = [
@@ -174,11 +174,11 @@ def _one_hot(value: Array | int, size: int) -> Array:
     return (jnp.arange(size) == value).astype(_I32)
 
 
-def _discard_options(hand: Array, due: Array, last: Array) -> Array:
+def _discard_options(t: Tables, hand: Array, due: Array, last: Array) -> Array:
     """The card types of ``hand`` that may be discarded next (T7), as
     :func:`troedler.actions.discard_options` lists them."""
     kinds = jnp.arange(hand.shape[0])
-    candidates = jnp.where((kinds != FEED) & (kinds >= last), hand, 0)
+    candidates = jnp.where(jnp.asarray(t.discardable) & (kinds >= last), hand, 0)
     before = jnp.cumsum(candidates) - candidates
     return (candidates > 0) & (before <= candidates.sum() - due)
 
@@ -263,7 +263,7 @@ def _form_piles(t: Tables, x: GameArrays, key: Array, *, reshuffles: bool = True
     game-round pile, reshuffling the discard pile where R3 says so (never
     with ``reshuffles=False``, for a new game's full pile)."""
     c, piles = t.cards_in_play, t.piles
-    need = PILE_SIZE * piles
+    need = t.round_cards
     rules = t.game.rules
     d, m = x.deck_size, x.discard_size
     if reshuffles:
@@ -301,8 +301,9 @@ def _form_piles(t: Tables, x: GameArrays, key: Array, *, reshuffles: bool = True
 
 def _first_to_take(t: Tables, dealer: Array) -> Array:
     """The seat to decide first in a round: the dealer with two players (the
-    dealer discards a pile first), else the seat after the dealer (R4)."""
-    return dealer if t.game.rules.two_player_rules else (dealer + 1) % t.n
+    dealer discards a pile first), else the seat after the dealer (R4), as
+    :func:`troedler.rulebook.next_to_take` gives it."""
+    return jnp.asarray(t.next_taker)[dealer, 0]
 
 
 def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
@@ -403,10 +404,15 @@ def legal_mask(t: Tables, s: State) -> Array:
     taking = s._x.phase == TAKE_PILES
     turn = (s._x.phase == PLAY_TURNS) & (s._x.discards_due == 0)
     discarding = (s._x.phase == PLAY_TURNS) & (s._x.discards_due > 0)
-    dealer_discards = t.game.rules.two_player_rules & (s._x.pile_gone.sum() == 0)
-    present = jnp.concatenate([~s._x.pile_gone, jnp.zeros(5 - t.piles, bool)])
+    # Static: without two-player rules the dealer never discards, and no table is read.
+    dealer_discards = (
+        jnp.asarray(t.dealer_discards)[s._x.pile_gone.sum()]
+        if t.dealer_discards.any()
+        else jnp.bool_(False)
+    )
+    present = jnp.concatenate([~s._x.pile_gone, jnp.zeros(t.take_actions - t.piles, bool)])
     take = taking & ~dealer_discards & present
-    discard_pile = taking & dealer_discards & present[:3]
+    discard_pile = taking & dealer_discards & present[: t.discard_pile_actions]
 
     def arrival(to: Array, take_good: Array) -> Array:
         return (take_good < 0) | (goods[to, jnp.maximum(take_good, 0)] > 0)
@@ -432,7 +438,7 @@ def legal_mask(t: Tables, s: State) -> Array:
         & jnp.all(jnp.asarray(t.deliver_goods) <= held, axis=1)
         & (jnp.asarray(t.deliver_replaced) <= feed)
     )
-    options = _discard_options(hand, s._x.discards_due, s._x.last_discard)
+    options = _discard_options(t, hand, s._x.discards_due, s._x.last_discard)
     discard_card = discarding & options[jnp.asarray(t.discard_type)]
     return jnp.concatenate(
         [take, discard_pile, route, extra, feed_move, feed_extra, deliver, turn[None], discard_card]
@@ -448,12 +454,13 @@ def _rewards(t: Tables, value_pile: Array, goods: Array) -> Array:
     damage = value_pile[:, FEED] + (held + 1) // 2
     points = value_pile @ jnp.asarray(t.request_points) + held
     if t.game.rules.two_player_rules:
-        lost = jnp.stack([damage[0] - damage[1] >= 3, damage[1] - damage[0] >= 3])
+        margin = TWO_PLAYER_DAMAGE_MARGIN
+        lost = jnp.stack([damage[0] - damage[1] >= margin, damage[1] - damage[0] >= margin])
     else:
         worst = damage == damage.max()
         lost = worst & (worst.sum() == 1)
-    # Most points, then fewest goods held; 64 > any goods held.
-    rank = jnp.where(lost, -(1 << 30), points * 64 - held)
+    # Most points, then fewest goods held: no one holds more than every good.
+    rank = jnp.where(lost, -(1 << 30), points * (TOTAL_GOODS + 1) - held)
     winners = (rank == rank.max()) & ~lost
     return winners.astype(jnp.float32) / winners.sum()
 
@@ -478,8 +485,10 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     in_pile = layers < s._x.pile_size[pile]
     taken = _counts(s._x.piles[pile], in_pile, types)
     gone = s._x.pile_gone.at[pile].set(True)
-    takes_done = s._x.pile_gone.sum() + 1 - (1 if rules.two_player_rules else 0)
-    last_take = is_take & (takes_done >= n)
+    # Who takes after this pile goes: -1 once every player has taken one.
+    gone_after = jnp.minimum(s._x.pile_gone.sum() + 1, t.piles)
+    next_taker = jnp.asarray(t.next_taker)[s._x.dealer, gone_after]
+    last_take = is_take & (next_taker < 0)
     to_discard_pile = jnp.where(
         is_discard_pile,
         jnp.arange(t.piles) == pile,
@@ -535,8 +544,9 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     is_end, is_discard_card = section == 7, section == 8
     hand_row = s._x.hand[seat] + jnp.where(is_take, taken, 0) - spent
     in_played = jnp.arange(t.max_hand) < s._x.played_size
-    to_discard_played = is_end & in_played & (s._x.played < FEED)
-    to_value = _counts(s._x.played, is_end & in_played & (s._x.played >= FEED), types)
+    to_value_pile = s._x.played >= t.value_pile_from
+    to_discard_played = is_end & in_played & ~to_value_pile
+    to_value = _counts(s._x.played, is_end & in_played & to_value_pile, types)
     size, feed = hand_row.sum(), hand_row[FEED]
     limit = rules.hand_limit
     over = is_end & (size > limit)
@@ -560,7 +570,7 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
 
     def discard_one(i: int, carry: tuple[Array, ...]) -> tuple[Array, ...]:
         hand, due, last, active, pile, pile_size = carry
-        options = _discard_options(hand, due, last)
+        options = _discard_options(t, hand, due, last)
         forced = (i == 0) & (first >= 0)
         chosen = jnp.where(forced, first, jnp.argmax(options))
         go = active & (due > 0) & (forced | (options.sum() == 1))
@@ -606,17 +616,15 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     next_dealer = (dealer + 1) % n
     current = jnp.select(
         [
-            is_take & ~last_take,
+            (is_take & ~last_take) | is_discard_pile,
             is_take,
-            is_discard_pile,
             turn_over & ~round_ends,
             game_over,
             next_round,
         ],
         [
-            (dealer + 1 + takes_done) % n,
+            next_taker,
             dealer,
-            (dealer + 1) % n,
             following,
             0,
             _first_to_take(t, next_dealer),
@@ -679,7 +687,6 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
     """[observation size] float32: what ``seat`` knows, equal to
     :func:`troedler.adapters.tensors.state_tensor` of the same game."""
     n, v, types, piles = t.n, t.villages, t.types, t.piles
-    rules = t.game.rules
     perfect = t.game.recall == "perfect"
     seat = jnp.asarray(seat, _I32)
 
@@ -733,7 +740,8 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
     size = s._x.discard_size
     j = jnp.arange(t.cards_in_play)
     if perfect:
-        portion = rules.setup_requests + rules.setup_feed
+        # troedler.rulebook.setup_pile_hidden, on traced shuffles and size.
+        portion = t.setup_portion
         hidden = jnp.where((s._x.shuffles == SETUP_SHUFFLES) & (size >= portion), portion, 0)
         unknown = jnp.maximum(hidden - 1, 0)
         discard_seen = (j >= unknown) & (j < size)

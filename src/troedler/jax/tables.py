@@ -26,10 +26,21 @@ from troedler.cards import Card, CardCatalogue, RequestCard
 from troedler.errors import ConfigurationError
 from troedler.goods import Good
 from troedler.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
-from troedler.rulebook import PILE_SIZE, START_HAND, most_carried, pile_count
+from troedler.rulebook import (
+    PILE_SIZE,
+    START_HAND,
+    dealer_discards_first,
+    discard_candidates,
+    goes_to_value_pile,
+    most_carried,
+    next_to_take,
+    pile_count,
+    round_cards,
+    setup_portion,
+)
 from troedler.rules import Rules
 
-__all__ = ["EXTRA", "FEED", "PILE_SIZE", "ROUTE_KINDS", "Game", "Tables", "tables"]
+__all__ = ["EXTRA", "FEED", "ROUTE_KINDS", "Game", "Tables", "tables"]
 
 ROUTE_KINDS = 4
 """Card types 0 to 3 are the route cards, in :class:`~troedler.RouteKind` order."""
@@ -69,6 +80,24 @@ class Tables:
     """Card types."""
     piles: int
     """Dealer piles a round forms: players + 1 (R2)."""
+    round_cards: int
+    """Cards turned up to form a round's dealer piles when none runs short (R2)."""
+    setup_portion: int
+    """Cards in the set-up pile: its goods requests and its special feed (S5)."""
+    next_taker: Int
+    """[players, piles + 1]: the seat that takes the next dealer pile, by
+    dealer and piles gone; -1 once every player has taken one (R4)."""
+    dealer_discards: Bool
+    """[piles + 1]: whether the dealer discards a dealer pile first, by piles gone (R4)."""
+    value_pile_from: int
+    """The first card type that goes onto a value pile when played (T6): the
+    types from it on do, those before it go onto the discard pile."""
+    discardable: Bool
+    """[types]: the card types that may be discarded down to the hand limit (T7)."""
+    take_actions: int
+    discard_pile_actions: int
+    """Action ids of the take-pile and discard-pile sections: one per dealer
+    pile of the largest game, and of the two-player game (R2, R4)."""
     cards_in_play: int
     """Every card of the game: the size of the face-down and discard pile arrays."""
     max_hand: int
@@ -164,6 +193,19 @@ def tables(game: Game) -> Tables:
     def take(good: Good | None) -> int:
         return -1 if good is None else int(good)
 
+    goes_to_value = [goes_to_value_pile(card) for card in types]
+    value_pile_from = goes_to_value.index(True)
+    # Card types are in hand order: the value pile's (special feed, then the
+    # goods requests) come last, so one comparison tells them apart.
+    assert all(goes_to_value[value_pile_from:]), "value pile types are not the last"
+    piles = pile_count(n)
+
+    def next_seat(dealer: int, gone: int) -> int:
+        seat = next_to_take(rules, dealer, gone)
+        return -1 if seat is None else seat
+
+    next_taker = [[next_seat(dealer, gone) for gone in range(piles + 1)] for dealer in range(n)]
+
     deliver_goods = [m.delivered.counts for m in deliver_moves]
     deliver_replaced = [len(m.request.goods - m.delivered) for m in deliver_moves]
     carried = most_carried(rules)
@@ -172,7 +214,17 @@ def tables(game: Game) -> Tables:
         n=n,
         villages=v,
         types=t,
-        piles=pile_count(n),
+        piles=piles,
+        round_cards=round_cards(n),
+        setup_portion=setup_portion(rules),
+        next_taker=_array(next_taker),
+        dealer_discards=_array(
+            [dealer_discards_first(rules, gone) for gone in range(piles + 1)], np.bool_
+        ),
+        value_pile_from=value_pile_from,
+        discardable=_array([bool(discard_candidates([card], None)) for card in types], np.bool_),
+        take_actions=len(ids("take pile")),
+        discard_pile_actions=len(ids("discard pile")),
         cards_in_play=len(cards.routes)
         + len(cards.requests)
         + cards.special_feed
