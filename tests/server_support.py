@@ -69,6 +69,9 @@ class Served:
                 "0",
                 "--database",
                 self.database,
+                # The tests make many matches from one address, faster than a person.
+                "--creates-per-minute",
+                "100000",
                 *self.options,
             ],
             cwd=self.folder,

@@ -344,9 +344,32 @@ def test_a_move_refused_for_its_rate_is_named_and_made_when_sent_again(served: S
     client.close()
 
 
+def test_match_creation_is_bounded_per_address_and_in_waiting_matches(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    limited = Served(
+        f"sqlite:///{tmp_path / 'matches.sqlite3'}", tmp_path,
+        "--max-waiting", "4", "--creates-per-minute", "6",
+    )  # fmt: skip
+    request.addfinalizer(limited.kill)
+    waiting = [limited.create(players=2) for _ in range(4)]
+    busy = limited.http.post("/api/matches", json={"players": 2})
+    assert busy.status_code == 503 and busy.json()["code"] == "busy"
+    assert len(limited.http.get("/api/matches").json()["matches"]) == 4
+    for name in ("ann", "bob"):  # one match starts: a match may wait again
+        limited.join(waiting[0], name)
+    limited.create(players=2)
+    # Six creations in a minute from this address (the refused one counts too).
+    hurried = limited.http.post("/api/matches", json={"players": 2})
+    assert hurried.status_code == 429 and hurried.json()["code"] == "rate"
+    assert len(limited.http.get("/api/matches").json()["matches"]) == 5
+    assert limited.stop() == 0
+
+
 def test_serve_refuses_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--database", "mysql://somewhere/db"]) == 2
     assert "SQLite or PostgreSQL" in capsys.readouterr().err
     assert main(["serve", "--database", "sqlite://"]) == 2
     assert "must be a file" in capsys.readouterr().err
     assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--max-waiting", "0"]) == 2

@@ -64,6 +64,19 @@ def add_serve(commands: Any) -> None:
         default=15.0,
         help="how long a match stays with a process that stopped renewing it (default 15)",
     )
+    serve.add_argument(
+        "--max-waiting",
+        type=int,
+        default=1000,
+        help="matches waiting for players at once; past it new ones are refused (default 1000)",
+    )
+    serve.add_argument(
+        "--creates-per-minute",
+        type=int,
+        default=20,
+        help="matches one client address may create a minute (default 20; behind a proxy "
+        "every client has its address)",
+    )
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -95,6 +108,9 @@ def serve_command(args: argparse.Namespace) -> int:
     if not 1 <= args.lease_seconds <= 3600 or not 0 < len(args.name) <= 64:
         print("troedler: --lease-seconds is 1 to 3600; --name 1 to 64 characters", file=sys.stderr)
         return 2
+    if not 1 <= args.max_waiting <= 10**6 or not 1 <= args.creates_per_minute <= 10**6:
+        print("troedler: --max-waiting and --creates-per-minute are 1 to 1000000", file=sys.stderr)
+        return 2
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -115,6 +131,8 @@ def serve_command(args: argparse.Namespace) -> int:
         name=args.name,
         address=args.address or f"http://{shown}:{port}",
         lease_seconds=args.lease_seconds,
+        max_waiting=args.max_waiting,
+        creates_per_minute=args.creates_per_minute,
     )
     config = uvicorn.Config(
         make_app(settings),

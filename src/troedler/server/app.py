@@ -16,6 +16,7 @@ import json
 import math
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -48,6 +49,8 @@ _HEADERS = {
 MAX_ID = 64
 """The longest client move id."""
 MAX_VERSION = 1_000_000
+MAX_CREATORS = 10_000
+"""Client addresses whose match creations are counted at once (the oldest are forgotten)."""
 """Versions above this are no version a match reaches."""
 
 
@@ -81,6 +84,13 @@ class ServerSettings:
     to send them to the matches it serves."""
     lease_seconds: float = 15.0
     """How long a process holds a match without renewing its lease."""
+    max_waiting: int = 1000
+    """Matches waiting for players at once, in the whole database; past it
+    a new match is refused (503, ``busy``) until some start."""
+    creates_per_minute: int = 20
+    """Matches one client address may create a minute, on average and at
+    once; past it a new match is refused (429, ``rate``). Behind a proxy
+    every client has the proxy's address: raise it there."""
 
 
 class _Bucket:
@@ -125,6 +135,7 @@ def make_app(
             name=settings.name,
             address=settings.address,
             lease_seconds=settings.lease_seconds,
+            max_waiting=settings.max_waiting,
         )
         state["hub"] = hub
         await hub.resume_all()
@@ -198,7 +209,23 @@ def make_app(
             )
         return seat
 
+    creators: OrderedDict[str, _Bucket] = OrderedDict()
+    """Each client address's bucket of match creations (the most recent ones)."""
+
     async def create(request: Request) -> Response:
+        address = request.client.host if request.client is not None else ""
+        bucket = creators.pop(address, None) or _Bucket(
+            settings.creates_per_minute / 60, settings.creates_per_minute
+        )
+        creators[address] = bucket
+        while len(creators) > MAX_CREATORS:
+            creators.popitem(last=False)
+        if not bucket.take():
+            raise BadRequest(
+                f"at most {settings.creates_per_minute} matches a minute from one address",
+                status=429,
+                code="rate",
+            )
         match_settings = MatchSettings.from_data(
             await body(request), allow_exec=settings.allow_exec
         )

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import attrs
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from troedler.bots import Bot
@@ -225,7 +225,8 @@ class Hub:
     the database, ``address`` where its clients reach it; it serves a match
     only while it holds the match's lease, renewed every third of
     ``lease_seconds``. A process started again under the same name takes its
-    matches back at once; another one once their leases run out.
+    matches back at once; another one once their leases run out. At most
+    ``max_waiting`` matches wait for players at once.
     """
 
     def __init__(
@@ -239,8 +240,10 @@ class Hub:
         name: str = "main",
         address: str = "",
         lease_seconds: float = 15.0,
+        max_waiting: int = 1000,
     ) -> None:
         self.engine = engine
+        self.max_waiting = max_waiting
         self.name = name
         self.address = address
         self.lease_seconds = lease_seconds
@@ -436,11 +439,22 @@ class Hub:
     # -- the lobby -----------------------------------------------------------
 
     async def create(self, settings: MatchSettings) -> Live:
-        """A new match, waiting for its players."""
+        """A new match, waiting for its players; refused (``busy``) while
+        ``max_waiting`` matches wait already."""
         match_id = secrets.token_urlsafe(12)
         seed = secrets.randbelow(2**62)
         created = self.now()
         async with self.engine.begin() as connection:
+            waiting = await connection.scalar(
+                select(func.count()).select_from(matches).where(matches.c.status == "waiting")
+            )
+            if (waiting or 0) >= self.max_waiting:
+                raise BadRequest(
+                    f"{self.max_waiting} matches are waiting for players: join one, "
+                    "or try again later",
+                    status=503,
+                    code="busy",
+                )
             await connection.execute(
                 insert(matches).values(
                     id=match_id,
