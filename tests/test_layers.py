@@ -26,7 +26,7 @@ ALLOWED = {
     "adapters": {CORE, "bots", "simulation", "text"},
     "web": {CORE, "bots", "simulation", "svg", "text"},
     "jax": {CORE, "adapters", "svg"},
-    "server": {CORE, "bots", "simulation"},
+    "server": {CORE, "bots", "simulation", "svg"},
     "cli": {CORE, "bots", "simulation", "svg", "text", "web", "server"},
 }
 """Which layers each layer may import."""

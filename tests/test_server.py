@@ -4,6 +4,7 @@ websocket clients, a real SQLite file (and PostgreSQL where one is given)."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -15,8 +16,17 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("websockets")
 
 from tests.server_support import DATABASES, Client, ConnectionClosed, Game, Served, database_url
-from troedler import GameRecord, replay
+from troedler import (
+    GameRecord,
+    apply_move,
+    determinize,
+    legal_moves,
+    new_game,
+    observe,
+    replay,
+)
 from troedler.cli import main
+from troedler.server.protocol import map_for
 
 
 @pytest.fixture(scope="module", params=DATABASES)
@@ -235,8 +245,41 @@ def test_a_match_against_bots_plays_out_and_a_leaver_is_handed_to_a_bot(served: 
         assert time.monotonic() < end
         time.sleep(0.2)
     assert served.show(match)["status"] == "finished"
-    assert GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text).result
+    record = GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text)
+    assert record.result
+    drawn = served.http.get(f"/api/matches/{match}/map.svg")
+    assert drawn.status_code == 200
+    assert drawn.headers["content-type"].startswith("image/svg+xml")
+    assert drawn.text == map_for(replay(record)[-1], ["ann", "bot greedy", "bot random"])
     client.close()
+
+
+def test_the_map_is_given_once_the_match_starts_and_only_to_its_seats_if_private(
+    served: Served,
+) -> None:
+    waiting = served.create(players=2)
+    answer = served.http.get(f"/api/matches/{waiting}/map.svg")
+    assert answer.status_code == 409 and answer.json()["code"] == "not_started"
+    closed, ann, _ = two_people(served, spectators=False)
+    assert served.http.get(f"/api/matches/{closed}/map.svg").status_code == 403
+    seat = {"Authorization": f"Bearer {ann['token']}"}
+    shown = served.http.get(f"/api/matches/{closed}/map.svg", headers=seat)
+    assert shown.status_code == 200 and shown.text.startswith("<svg")
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_map_holds_nothing_a_spectator_does_not_see(seed: int) -> None:
+    # Every state a spectator cannot tell apart from the game's (its hidden
+    # cards dealt again at random) has the same map.
+    state = new_game(3, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(60):
+        state = apply_move(state, rng.choice(legal_moves(state)))
+    names = ["a", "b", "c"]
+    for twin_seed in range(3):
+        twin = determinize(observe(state, 0, recall="table"), random.Random(twin_seed))
+        assert twin.players != state.players or twin.game_round_pile != state.game_round_pile
+        assert map_for(twin, names) == map_for(state, names)
 
 
 def test_a_seat_out_of_time_is_played_by_its_stand_in_or_forfeits(served: Served) -> None:

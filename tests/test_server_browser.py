@@ -74,7 +74,12 @@ def test_two_windows_play_a_match_by_clicking_while_a_third_watches(
         bob.set_window_size(390, 844)  # a phone: nothing wider than the screen, thumb-sized buttons
         _take_a_seat(bob, invitation, "bob")
         watcher.get(invitation)
-        WebDriverWait(bob, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button"))
+        for driver in (bob, watcher):  # the map is drawn, for a seat and a spectator
+            WebDriverWait(driver, WAIT).until(
+                lambda d: d.execute_script("return document.getElementById('map').naturalWidth > 0")
+            )
+        # On the phone the map reads (drawn wider than the screen, panned in its box).
+        assert bob.find_element(By.ID, "map").size["width"] > 390
         assert bob.execute_script(
             "return document.documentElement.scrollWidth <= window.innerWidth"
         )

@@ -282,6 +282,14 @@ def make_app(
         headers["Content-Disposition"] = f'attachment; filename="troedler-{live.id}.json"'
         return Response(live.record().to_json(), media_type="application/json", headers=headers)
 
+    async def map_picture(request: Request) -> Response:
+        live = await match_of(request)
+        if not live.settings.spectators:
+            seat_of(request, live)  # a match nobody may watch: its seats only
+        if live.status == "waiting":
+            raise BadRequest("the match has not started", status=409, code="not_started")
+        return Response(live.map_svg(), media_type="image/svg+xml", headers=_HEADERS)
+
     async def play(websocket: WebSocket) -> None:
         await _play(websocket, hub(), settings)
 
@@ -306,6 +314,7 @@ def make_app(
         Route("/api/matches/{match}/leave", handler(leave), methods=["POST"]),
         Route("/api/matches/{match}/rematch", handler(rematch), methods=["POST"]),
         Route("/api/matches/{match}/record", handler(record), methods=["GET"]),
+        Route("/api/matches/{match}/map.svg", handler(map_picture), methods=["GET"]),
         WebSocketRoute("/api/matches/{match}/play", play),
     ]
     app = Starlette(

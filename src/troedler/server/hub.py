@@ -38,7 +38,7 @@ from troedler.notation import parse_move
 from troedler.records import GameRecord
 from troedler.scoring import outcome
 from troedler.serialization import fingerprint
-from troedler.server.protocol import message_for
+from troedler.server.protocol import map_for, message_for
 from troedler.server.settings import BadRequest, MatchSettings, check_name
 from troedler.server.store import (
     append_move,
@@ -143,6 +143,8 @@ class Live:
     bots: dict[int, Bot] = attrs.field(factory=dict)
     task: asyncio.Task[None] | None = None
     """The clock or bot that acts next in this match."""
+    drawn: tuple[int, str] | None = None
+    """The version last drawn by :meth:`map_svg`, and its map."""
 
     def seat_of(self, token: object) -> int | None:
         """The seat ``token`` is for, compared in constant time; else None."""
@@ -170,6 +172,17 @@ class Live:
             "connected": [seat in seated for seat in range(len(self.seats))],
             "spectators": sum(c.seat is None for c in self.connections),
         }
+
+    def map_svg(self) -> str:
+        """The map of the match's position as SVG (:func:`map_for`), drawn
+        once a version."""
+        if self.drawn is None or self.drawn[0] != self.version:
+            names = [
+                (held.name or (f"bot {held.bot}" if held.bot else f"seat {seat}"))[:24]
+                for seat, held in enumerate(self.seats)
+            ]
+            self.drawn = (self.version, map_for(self.state, names))
+        return self.drawn[1]
 
     def seat_list(self) -> list[dict[str, Any]]:
         """The seats as the lobby shows them: name, bot, open or not."""

@@ -14,11 +14,12 @@ __all__ = ["csp", "page_html"]
 
 def csp(nonce: str) -> str:
     """The page's Content-Security-Policy: its own nonce'd script and style,
-    connections to its own server only, nothing else."""
+    connections to its own server only, images only from what the script
+    fetched there (the map), nothing else."""
     return (
         "default-src 'none'; "
         f"script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; "
-        "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; "
+        "connect-src 'self'; img-src blob:; base-uri 'none'; form-action 'none'; "
         "frame-ancestors 'none'"
     )
 
@@ -27,6 +28,15 @@ _STYLE = """
 body { font: 16px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 0.5rem; }
 button { font: inherit; margin: 0.15rem; padding: 0.35rem 0.6rem; min-height: 44px; }
 #invite { overflow-wrap: anywhere; }
+#map-box { overflow: auto; }
+/* The whole map in 60% of the window's height, below the moves and the hands. */
+#map { display: block; width: 100%; height: 60vh; object-fit: contain; }
+#map:not([src]) { display: none; }
+/* A phone: the map at a size that reads, panned with a finger. */
+@media (max-width: 799px) {
+  #map-box { max-height: 60vh; }
+  #map { width: 250%; height: auto; max-width: none; }
+}
 input, select { font: inherit; }
 section { border: 1px solid #bbb; border-radius: 6px; margin: 0.5rem 0; padding: 0.5rem; }
 #notice { background: #fd8; padding: 0.3rem; display: none; }
@@ -63,6 +73,7 @@ const keep = (match, token) => {
   localStorage.setItem("troedler-tokens", JSON.stringify(all));
 };
 let socket = null, version = 0, moveCount = 0, retry = 0, current = null;
+let drawn = -1, mapUrl = null;  // the version whose map is shown, and its object URL
 
 function show(id) {
   for (const view of ["lobby", "match"]) $(view).hidden = view !== id;
@@ -168,6 +179,7 @@ function render(message) {
   }
   const position = message.position;
   if (!position) return;
+  drawMap(current, message.version);
   const board = $("position");
   board.textContent = "";
   el("div", "Round " + position.round + ", " + position.phase.replace(/_/g, " ") +
@@ -206,11 +218,30 @@ function render(message) {
   }
 }
 
+async function drawMap(match, at) {
+  // The map of the newest version asked for; an answer that comes late is dropped.
+  if (at <= drawn) return;
+  drawn = at;
+  const token = tokens()[match];
+  const headers = token ? {Authorization: "Bearer " + token} : {};
+  try {
+    const answer = await fetch("/api/matches/" + match + "/map.svg", {headers});
+    if (!answer.ok) return;
+    const picture = await answer.blob();
+    if (current !== match || at !== drawn) return;
+    if (mapUrl) URL.revokeObjectURL(mapUrl);
+    mapUrl = URL.createObjectURL(picture);
+    $("map").src = mapUrl;
+  } catch (error) { /* the next move draws it again */ }
+}
+
 function route() {
   const found = /^#match=([A-Za-z0-9_-]{1,32})$/.exec(location.hash);
   if (!found) { current = null; lobby(); return; }
   show("match");
   version = 0;
+  drawn = -1;
+  $("map").removeAttribute("src");
   $("log").textContent = "";
   $("position").textContent = "";
   $("moves").textContent = "";
@@ -242,8 +273,10 @@ _BODY = """
 <section><div>Invitation link: <code id="invite"></code></div><div id="seats"></div>
 <div id="join-box" hidden><label>Your name <input id="name" maxlength="64"></label>
 <button id="join">Take a seat</button></div></section>
-<section id="position"></section>
 <section><div id="moves"></div><div id="match-error" role="alert"></div></section>
+<section id="position"></section>
+<section id="map-box">
+<img id="map" alt="The map: the villages, their goods and the carts"></section>
 <section class="log" id="log"></section>
 </main>
 """

@@ -16,6 +16,7 @@ The protocol is versioned (:data:`PROTOCOL`); ``docs/server.md`` describes it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -24,9 +25,10 @@ from troedler.bots.program import observation_to_data
 from troedler.records import result_to_data
 from troedler.scoring import outcome
 from troedler.state import GameState
+from troedler.svg import board_picture
 from troedler.views import Observation, Recall, observe
 
-__all__ = ["PROTOCOL", "message_for", "position_for", "public_observation"]
+__all__ = ["PROTOCOL", "map_for", "message_for", "position_for", "public_observation"]
 
 PROTOCOL = 1
 """The version of the websocket protocol; a client names it in its hello."""
@@ -38,6 +40,13 @@ def public_observation(state: GameState) -> Observation:
     seen = observe(state, 0, recall="table")
     n = state.num_players
     return attrs.evolve(seen, hands=(None,) * n, value_piles=(None,) * n, legal_moves=())
+
+
+def map_for(state: GameState, names: Sequence[str]) -> str:
+    """The map (the villages, their goods, the carts) as an SVG document,
+    drawn from what a spectator sees: the same for every recipient, and
+    nothing in it that any seat does not know."""
+    return board_picture(public_observation(state), names=names, panel=False).svg()
 
 
 def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[str, Any]:
