@@ -49,9 +49,9 @@ _HEADERS = {
 MAX_ID = 64
 """The longest client move id."""
 MAX_VERSION = 1_000_000
+"""Versions above this are no version a match reaches."""
 MAX_CREATORS = 10_000
 """Client addresses whose match creations are counted at once (the oldest are forgotten)."""
-"""Versions above this are no version a match reaches."""
 
 
 @attrs.frozen
