@@ -128,7 +128,9 @@ RULES_VARIANTS = (
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 @pytest.mark.parametrize("options", RULES_VARIANTS)
-def test_the_tables_state_the_rulebooks_facts(players: int, options: dict[str, object]) -> None:
+def test_R2_R4_S5_T6_T7_the_tables_state_the_rulebooks_facts(
+    players: int, options: dict[str, object]
+) -> None:
     rules = Rules.for_players(players, **options)
     t = make(players, rules=rules).tables
     layout = action_layout()
