@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from troedler.bots import GreedyBot, ISMCTSBot, play_game
-from troedler.moves import Move
+from troedler.core.moves import Move
+from troedler.seat.observation import Observation
 from troedler.simulation import default_workers, game_seed, tournament, wilson_interval
-from troedler.views import Observation
 
 
 def strength(

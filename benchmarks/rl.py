@@ -41,7 +41,7 @@ import numpy as np
 import troedler
 from troedler import apply_move, legal_moves, new_game, observe
 from troedler.adapters.pettingzoo import TroedlerEnv, env
-from troedler.adapters.tensors import TensorEncoder, observation_tensor, tensor_layout_for
+from troedler.encoding.tensors import TensorEncoder, observation_tensor, tensor_layout_for
 
 REPEATS = 5
 ROUND_CAP = 30

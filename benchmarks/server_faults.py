@@ -24,7 +24,7 @@ from server_clients import Seat, Served, new_match
 from sqlalchemy import select
 
 from troedler import GameRecord
-from troedler.errors import TroedlerError
+from troedler.core.errors import TroedlerError
 from troedler.server.store import moves, open_database
 
 

@@ -1,6 +1,6 @@
 """The win share of trained weights against the random bot, in the Python tournament.
 
-Plays each weight file as :class:`troedler.adapters.neural.NeuralBot` (numpy
+Plays each weight file as :class:`troedler.bots.neural.NeuralBot` (numpy
 only, no JAX) against ``RandomBot`` in 2-player games, the seats taking
 turns, and prints its win share with the 95% Wilson interval:
 
@@ -17,14 +17,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from troedler.adapters.neural import load_policy
+from troedler.bots.neural import load_policy
 from troedler.simulation import tournament
 
 
 def evaluate(path: Path, games: int, *, seed: int = 1000, workers: int = 1) -> dict[str, Any]:
     """The figures of the network at ``path`` against the random bot."""
     players = load_policy(path).players
-    label = f"troedler.adapters.neural:NeuralBot:{path}"
+    label = f"troedler.bots.neural:NeuralBot:{path}"
     started = time.perf_counter()
     summary = tournament(
         [label, "random"], games=games, players=players, seed=seed, workers=workers

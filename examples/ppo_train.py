@@ -8,7 +8,7 @@ is trained for a few epochs with PPO's clipped objective.
 
 The network is an equinox module (a pytree of arrays: no framework state to
 carry around), trained with optax's Adam. The weights are written as a
-``.npz`` archive that :class:`troedler.adapters.neural.NeuralBot` plays with
+``.npz`` archive that :class:`troedler.bots.neural.NeuralBot` plays with
 numpy only; the win share before and after is measured by the Python
 tournament (``troedler.simulation.tournament``) through that bot.
 
@@ -35,9 +35,9 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from troedler.adapters.neural import policy_spec, save_policy
+from troedler.bots.neural import policy_spec, save_policy
+from troedler.io.state_json import state_to_json
 from troedler.jax import make, to_state
-from troedler.serialization import state_to_json
 
 PLAYERS = 2
 BLOCK = 64
@@ -76,7 +76,7 @@ class Settings(NamedTuple):
 
 class Network(eqx.Module):
     """Dense layers on log1p of the tensor, then a policy head (one logit per
-    action id) and a value head. What :class:`~troedler.adapters.neural.Policy`
+    action id) and a value head. What :class:`~troedler.bots.neural.Policy`
     computes with numpy from the saved arrays."""
 
     hidden: list[eqx.nn.Linear]

@@ -20,9 +20,9 @@ from troedler import (
     position_text,
 )
 from troedler.bots import GreedyBot
-from troedler.cards import card_sort_key, sort_hand
-from troedler.invariants import cards_in_state
-from troedler.position import card_codes
+from troedler.core.cards import card_sort_key, sort_hand
+from troedler.core.invariants import cards_in_state
+from troedler.io.position_text import card_codes
 
 
 def cards(text: str) -> tuple[Card, ...]:

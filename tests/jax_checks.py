@@ -32,22 +32,8 @@ from troedler import (  # noqa: E402
     check_invariants,
     new_game,
 )
-from troedler.adapters.actions import action_layout  # noqa: E402
-from troedler.adapters.tensors import state_tensor  # noqa: E402
-from troedler.explicit import new_explicit_game  # noqa: E402
-from troedler.jax import (  # noqa: E402
-    TroedlerEnv,
-    auto_reset,
-    from_state,
-    make,
-    random_legal_action,
-    random_play,
-    sample_legal_action,
-    to_state,
-    to_states,
-)
-from troedler.jax.differential import walk  # noqa: E402
-from troedler.rulebook import (  # noqa: E402
+from troedler.core.chance import new_explicit_game  # noqa: E402
+from troedler.core.rulebook import (  # noqa: E402
     MAX_PLAYERS,
     PILE_SIZE,
     PLAYER_COUNTS,
@@ -63,6 +49,20 @@ from troedler.rulebook import (  # noqa: E402
     setup_portion,
     taker,
 )
+from troedler.encoding.action_ids import action_layout  # noqa: E402
+from troedler.encoding.tensors import state_tensor  # noqa: E402
+from troedler.jax import (  # noqa: E402
+    TroedlerEnv,
+    auto_reset,
+    from_state,
+    make,
+    random_legal_action,
+    random_play,
+    sample_legal_action,
+    to_state,
+    to_states,
+)
+from troedler.jax.differential import walk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -227,7 +227,7 @@ def test_make_refuses_what_it_does_not_cover() -> None:
 
 
 def test_the_environment_is_a_pgx_env_with_the_adapters_sizes() -> None:
-    from troedler.adapters.tensors import tensor_layout_for
+    from troedler.encoding.tensors import tensor_layout_for
 
     for players in (2, 3, 4):
         env = make(players)

@@ -8,8 +8,8 @@ import pytest
 
 from troedler import new_game, parse_move, svg
 from troedler.bots import RandomBot, play_game
-from troedler.errors import ConfigurationError, NotationError, TroedlerError
-from troedler.scoring import Tally, score
+from troedler.core.errors import ConfigurationError, NotationError, TroedlerError
+from troedler.core.scoring import Tally, score
 from troedler.simulation import tournament
 from troedler.simulation.summary import wilson_interval
 

@@ -14,8 +14,8 @@ from troedler import new_game, observe
 from troedler.bots import GreedyBot, RandomBot
 from troedler.bots.base import BotFailed
 from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
-from troedler.moves import Move
-from troedler.views import Observation
+from troedler.core.moves import Move
+from troedler.seat.observation import Observation
 
 
 class Raising:

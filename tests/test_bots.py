@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from troedler import IllegalMoveError, Move, Observation, check_invariants, observe, replay
 from troedler.bots import BOTS, Bot, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
-from troedler.errors import ConfigurationError
-from troedler.moves import PlayRequest
+from troedler.core.errors import ConfigurationError
+from troedler.core.moves import PlayRequest
 
 from .helpers import position
 

@@ -65,9 +65,9 @@ from troedler import (
     take_pile,
     tally,
 )
-from troedler import goods as goods_module
 from troedler.bots import GreedyBot, play_game
 from troedler.bots.base import Bot
+from troedler.core import goods as goods_module
 
 from .helpers import play, position
 
@@ -750,7 +750,7 @@ def _look_alike(value: Any, **fields: Any) -> Any:
 
 
 def test_values_a_state_keeps_the_engines_card_not_a_look_alike() -> None:
-    from troedler import actions
+    from troedler.core import actions
 
     state, move = _first_state_with(PlayRequest)
     fake = _look_alike(move.request, points=float(move.request.points))
@@ -767,7 +767,7 @@ def test_values_a_state_keeps_the_engines_card_not_a_look_alike() -> None:
 
 
 def test_values_look_alike_goods_are_refused_or_replaced_by_the_engines() -> None:
-    from troedler import actions
+    from troedler.core import actions
 
     state, move = _first_state_with(PlayRequest)
     floats = _look_alike(move.delivered, counts=tuple(map(float, move.delivered.counts)))

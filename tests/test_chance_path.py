@@ -10,13 +10,13 @@ import attrs
 import pytest
 
 from troedler import GameRecord, Phase, Rules, form_piles, new_game, replay, state_from_json
-from troedler.actions import turn_up
-from troedler.cards import sort_hand
-from troedler.chance import shuffled
-from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
-from troedler.goods import GOODS_PER_KIND, Good
-from troedler.setup import _seed_answers
-from troedler.state import GameState
+from troedler.core.actions import turn_up
+from troedler.core.cards import sort_hand
+from troedler.core.chance import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
+from troedler.core.goods import GOODS_PER_KIND, Good
+from troedler.core.setting_up import _seed_answers
+from troedler.core.shuffle import shuffled
+from troedler.core.state import GameState
 
 
 def _before_forming(players: int, seed: int) -> GameState:

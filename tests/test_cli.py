@@ -9,7 +9,7 @@ from pathlib import Path
 
 from troedler import new_game, replay
 from troedler.bots import GreedyBot, RandomBot, play_game
-from troedler.position import position_text
+from troedler.io.position_text import position_text
 
 
 def _troedler(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

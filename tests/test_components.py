@@ -20,7 +20,7 @@ from troedler import (
     load_cards,
     new_game,
 )
-from troedler.board import Board
+from troedler.core.board import Board
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "troedler" / "data"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 from troedler.simulation import connect, tournament
 
 distributed = pytest.importorskip("distributed")

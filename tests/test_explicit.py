@@ -22,17 +22,17 @@ from troedler import (
     state_from_json,
     state_to_json,
 )
-from troedler.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.errors import ConfigurationError
-from troedler.explicit import (
+from troedler.core.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.chance import (
     apply_chance,
     chance_outcomes,
     chance_probabilities,
     is_chance_node,
     new_explicit_game,
 )
-from troedler.goods import Good
-from troedler.state import GameState
+from troedler.core.errors import ConfigurationError
+from troedler.core.goods import Good
+from troedler.core.state import GameState
 
 
 def _chance(state: GameState, rng: random.Random) -> GameState:

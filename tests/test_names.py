@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import troedler
-from troedler import actions, records, state
 from troedler.bots import RandomBot, play_game
+from troedler.core import actions, state
+from troedler.io import records
 
 
 @pytest.mark.parametrize(

@@ -25,10 +25,10 @@ from troedler import (
     new_game,
     observe,
 )
-from troedler.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.explicit import chance_probabilities
-from troedler.goods import Good
-from troedler.scoring import score, tally
+from troedler.core.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.chance import chance_probabilities
+from troedler.core.goods import Good
+from troedler.core.scoring import score, tally
 
 np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
@@ -41,7 +41,6 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 from open_spiel.python.rl_environment import Environment  # noqa: E402
 
 import troedler.adapters.openspiel  # noqa: E402, F401 - registers python_troedler
-from troedler.adapters.actions import action_layout  # noqa: E402
 from troedler.adapters.openspiel import (  # noqa: E402
     ISMCTSBot,
     Resampler,
@@ -51,9 +50,10 @@ from troedler.adapters.openspiel import (  # noqa: E402
     win_shares,
 )
 from troedler.adapters.openspiel.game import Position, max_moves_per_round  # noqa: E402
-from troedler.adapters.tensors import observation_tensor, tensor_layout_for  # noqa: E402
 from troedler.bots import ISMCTSBot as EngineISMCTSBot  # noqa: E402
 from troedler.bots import RandomBot  # noqa: E402
+from troedler.encoding.action_ids import action_layout  # noqa: E402
+from troedler.encoding.tensors import observation_tensor, tensor_layout_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = [2, 3, 4]
@@ -454,7 +454,7 @@ def test_serialize_round_trips_carrying_the_engine_state_as_json() -> None:
             assert back.position.log == state.position.log
             payload = base64.b64decode(text.split("__dict__=")[1])
             assert b"troedler-state" in payload  # troedler's JSON ...
-            assert b"troedler.state" not in payload  # ... not pickled engine records
+            assert b"troedler.core.state" not in payload  # ... not pickled engine records
         if state.is_terminal():
             break
         _random_step(state, rng)

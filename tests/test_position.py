@@ -30,8 +30,8 @@ from troedler import (
     replay,
 )
 from troedler.bots import RandomBot, play_game
-from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
-from troedler.position import MAX_POSITION_CHARS
+from troedler.core.chance import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
+from troedler.io.position_text import MAX_POSITION_CHARS
 
 TWO = (
     "players=2 seed=1 shuffles=4 round=1 phase=take_piles dealer=0 to_move=0 pile=estmts2b"

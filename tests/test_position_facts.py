@@ -9,9 +9,9 @@ import pytest
 from tests.helpers import cards, play, position
 from troedler import apply_move, legal_moves, new_game, observe
 from troedler import position_facts as facts
-from troedler.errors import ConfigurationError
-from troedler.scoring import Tally, tally, value_pile_tally
-from troedler.state import GameState
+from troedler.core.errors import ConfigurationError
+from troedler.core.scoring import Tally, tally, value_pile_tally
+from troedler.core.state import GameState
 from troedler.text.render import render_screen
 
 

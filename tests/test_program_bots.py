@@ -27,7 +27,7 @@ from troedler.bots.program import (
     observation_to_data,
     program_bot,
 )
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 from troedler.simulation import tournament
 from troedler.simulation.lineup import bot_from_text
 

@@ -39,8 +39,8 @@ from troedler import (
     parse_move,
     verify_move,
 )
-from troedler.cards import ROUTE_CARDS, card_sort_key
-from troedler.invariants import cards_in_state
+from troedler.core.cards import ROUTE_CARDS, card_sort_key
+from troedler.core.invariants import cards_in_state
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

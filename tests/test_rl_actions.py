@@ -34,7 +34,8 @@ from troedler import (
     legal_moves,
     new_game,
 )
-from troedler.adapters.actions import (
+from troedler.core.cards import ROUTE_CARDS
+from troedler.encoding.action_ids import (
     ACTION_LAYOUT_VERSION,
     IDENTITY_CAP,
     ActionEncoder,
@@ -44,8 +45,7 @@ from troedler.adapters.actions import (
     layout_for,
     request_types,
 )
-from troedler.cards import ROUTE_CARDS
-from troedler.serialization import fingerprint
+from troedler.io.state_json import fingerprint
 
 LAYOUT = action_layout()
 
@@ -288,7 +288,7 @@ def test_hostile_ids_and_moves_raise_only_illegal_move_errors(value: object) -> 
 
 
 def test_chance_nodes_have_no_legal_ids_and_refuse_every_id() -> None:
-    from troedler.explicit import is_chance_node, new_explicit_game
+    from troedler.core.chance import is_chance_node, new_explicit_game
 
     state = new_explicit_game(3)
     assert is_chance_node(state)

@@ -23,12 +23,12 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402 - after the skip
 
 from troedler import observe, outcome  # noqa: E402
-from troedler.adapters.actions import layout_for  # noqa: E402
 from troedler.adapters.gymnasium import TroedlerGymEnv, env  # noqa: E402
 from troedler.adapters.pettingzoo import ILLEGAL_MOVE_REWARD, rewards_for  # noqa: E402
-from troedler.adapters.tensors import observation_tensor  # noqa: E402
 from troedler.bots import GreedyBot, RandomBot  # noqa: E402
-from troedler.errors import ConfigurationError  # noqa: E402
+from troedler.core.errors import ConfigurationError  # noqa: E402
+from troedler.encoding.action_ids import layout_for  # noqa: E402
+from troedler.encoding.tensors import observation_tensor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_BOT = f"exec:{sys.executable} {ROOT / 'examples' / 'delivery_bot.py'}"

@@ -23,12 +23,12 @@ from troedler import (
     new_game,
     observe,
 )
-from troedler.explicit import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
-from troedler.views import Recall
+from troedler.core.chance import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
+from troedler.seat.observation import Recall
 
 np = pytest.importorskip("numpy")
 
-from troedler.adapters.tensors import (  # noqa: E402 - after the skip without numpy
+from troedler.encoding.tensors import (  # noqa: E402 - after the skip without numpy
     TensorEncoder,
     observation_tensor,
     state_tensor,

@@ -21,8 +21,8 @@ from troedler import (
     new_game,
     parse_move,
 )
-from troedler.pile import Pile
-from troedler.rulebook import most_carried, pile_count
+from troedler.core.pile import Pile
+from troedler.core.rulebook import most_carried, pile_count
 
 
 def test_R1_three_phases_in_order() -> None:

@@ -1,4 +1,4 @@
-"""The derived facts of the rules, each named once in troedler.rulebook (C, S, R, T, E).
+"""The derived facts of the rules, each named once in troedler.core.rulebook (C, S, R, T, E).
 
 Each test checks a fact against the rules' own numbers and against what the
 engine does with it, so that a change of the fact shows in both.
@@ -22,9 +22,9 @@ from troedler import (
     parse_card,
     score,
 )
-from troedler.errors import TroedlerError
-from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
-from troedler.rulebook import (
+from troedler.core.errors import TroedlerError
+from troedler.core.limits import MAX_ROUNDS, MAX_SHUFFLES
+from troedler.core.rulebook import (
     HAND_LIMIT,
     MAX_CARDS,
     PLAYER_COUNTS,
@@ -43,7 +43,7 @@ from troedler.rulebook import (
     setup_portion,
     taker,
 )
-from troedler.state import Turn
+from troedler.core.state import Turn
 
 
 def test_S1_two_to_four_players() -> None:

@@ -16,7 +16,7 @@ from troedler import (
     outcome,
     score,
 )
-from troedler.cards import sort_hand
+from troedler.core.cards import sort_hand
 
 IVY = Tally(feed_used=4, goods_held=5, request_points=(7, 6, 5, 3))
 JACK = Tally(feed_used=5, goods_held=1, request_points=(6, 5, 4, 3, 3))

@@ -20,10 +20,10 @@ import attrs
 import pytest
 
 from troedler import Rules, apply_move, legal_moves, new_game
-from troedler.cards import Card
-from troedler.goods import Goods
-from troedler.pile import Pile
-from troedler.state import GameState
+from troedler.core.cards import Card
+from troedler.core.goods import Goods
+from troedler.core.pile import Pile
+from troedler.core.state import GameState
 
 DATA = Path(__file__).parent / "data" / "seeded_state_hashes.json"
 SEEDS = range(1, 13)

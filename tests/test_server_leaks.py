@@ -12,10 +12,10 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from troedler import GameState, new_game
+from troedler.seat.observation import Recall
 from troedler.server import differential
 from troedler.server.differential import Comparison, compare_game
 from troedler.server.protocol import message_for
-from troedler.views import Recall
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

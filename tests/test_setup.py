@@ -17,7 +17,7 @@ from troedler import (
     default_cards,
     new_game,
 )
-from troedler.invariants import cards_in_state
+from troedler.core.invariants import cards_in_state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -18,7 +18,7 @@ from troedler import GameRecord
 from troedler.bots import GreedyBot, RandomBot
 from troedler.cli import main
 from troedler.cli.simulate import write_summary
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 from troedler.simulation import Tournament, game_seed, tournament
 from troedler.simulation.games import SEED_LIMIT
 

@@ -20,7 +20,7 @@ import pytest
 import troedler
 from tests.site_build import ROOT, built_site, require_docs_extra
 from troedler import IllegalMoveError
-from troedler.errors import DOCS_URL
+from troedler.core.errors import DOCS_URL
 
 require_docs_extra()
 
@@ -32,21 +32,21 @@ from tests.test_docs import RULE_IDS  # noqa: E402
 PUBLIC_MODULES = [
     "troedler",
     "troedler.bots",
-    "troedler.explicit",
+    "troedler.core.chance",
     "troedler.simulation",
     "troedler.svg",
     "troedler.web",
-    "troedler.adapters.actions",
-    "troedler.adapters.neural",
+    "troedler.encoding.action_ids",
+    "troedler.bots.neural",
     "troedler.adapters.openspiel",
     "troedler.adapters.pettingzoo",
-    "troedler.adapters.tensors",
+    "troedler.encoding.tensors",
     "troedler.jax",
     "troedler.server",
 ]
 NOT_API = {"troedler.cli", "troedler.text"}
 # Public names defined outside an __all__ the reference walks.
-ALSO_PUBLIC = ["troedler.errors.DOCS_URL"]
+ALSO_PUBLIC = ["troedler.core.errors.DOCS_URL"]
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from troedler import (
     state_to_json,
 )
 from troedler.bots import GreedyBot, RandomBot, play_game
-from troedler.serialization import fingerprint
+from troedler.io.state_json import fingerprint
 from troedler.svg.layout import SPACING_X, SPACING_Y, layout, overlapping
 from troedler.svg.panel_html import panel_html
 

@@ -11,8 +11,8 @@ from tests.helpers import play, position
 from troedler import new_game, observe
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.cli.simulate import write_summary
-from troedler.position import from_position_text, position_text
-from troedler.records import replay
+from troedler.io.position_text import from_position_text, position_text
+from troedler.io.records import replay
 from troedler.simulation import tournament
 from troedler.text.render import WIDTH, plural, render_scores, render_screen, wrap
 

@@ -1,6 +1,6 @@
 """Training on the JAX engine, and the bot that plays what it learned.
 
-The bot (:mod:`troedler.adapters.neural`) needs numpy only: its tests run
+The bot (:mod:`troedler.bots.neural`) needs numpy only: its tests run
 here. The training example runs JAX, which starts threads of its own, and
 other tests fork; so the smoke run of ``examples/ppo_train.py`` is a process
 of its own, whose log and weight file are checked here.
@@ -21,17 +21,17 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from troedler import ConfigurationError, TroedlerError, new_game, observe  # noqa: E402
-from troedler.adapters.actions import action_layout  # noqa: E402
-from troedler.adapters.neural import (  # noqa: E402
+from troedler.bots import RandomBot, play_game  # noqa: E402
+from troedler.bots.neural import (  # noqa: E402
     NeuralBot,
     WeightsError,
     load_policy,
     policy_spec,
     save_policy,
 )
-from troedler.adapters.tensors import observation_tensor  # noqa: E402
-from troedler.bots import RandomBot, play_game  # noqa: E402
-from troedler.serialization import state_from_json  # noqa: E402
+from troedler.encoding.action_ids import action_layout  # noqa: E402
+from troedler.encoding.tensors import observation_tensor  # noqa: E402
+from troedler.io.state_json import state_from_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MISSING = [

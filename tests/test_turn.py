@@ -34,8 +34,8 @@ from troedler import (
     play_route,
     verify_move,
 )
-from troedler.actions import hand_limit_discards
-from troedler.cards import sort_hand
+from troedler.core.actions import hand_limit_discards
+from troedler.core.cards import sort_hand
 
 # On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.

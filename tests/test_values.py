@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from troedler import ConfigurationError, Good, Goods, RequestCard, parse_card
-from troedler.cards import card_sort_key, hand_count, hand_index, hand_without, sort_hand
-from troedler.chance import shuffled
-from troedler.pile import Pile
+from troedler.core.cards import card_sort_key, hand_count, hand_index, hand_without, sort_hand
+from troedler.core.pile import Pile
+from troedler.core.shuffle import shuffled
 
 goods_lists = st.lists(st.sampled_from(list(Good)), max_size=12)
 

@@ -29,9 +29,9 @@ from troedler import (
     new_game,
     verify_move,
 )
-from troedler.actions import forming_outcomes
-from troedler.explicit import apply_chance, chance_outcomes, new_explicit_game
-from troedler.goods import Good
+from troedler.core.actions import forming_outcomes
+from troedler.core.chance import apply_chance, chance_outcomes, new_explicit_game
+from troedler.core.goods import Good
 
 from .helpers import goods_of, position
 

@@ -29,10 +29,10 @@ from troedler import (
     new_game,
     observe,
 )
-from troedler.chance import shuffled
-from troedler.invariants import cards_in_play
-from troedler.pile import Pile
-from troedler.views import seen_stacks
+from troedler.core.invariants import cards_in_play
+from troedler.core.pile import Pile
+from troedler.core.shuffle import shuffled
+from troedler.seat.observation import seen_stacks
 
 RECALLS = ("perfect", "table")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

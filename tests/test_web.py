@@ -29,9 +29,9 @@ import uvicorn  # noqa: E402
 
 from troedler import GameRecord, new_game, observe, replay  # noqa: E402
 from troedler.bots.base import BotFailed  # noqa: E402
-from troedler.errors import ConfigurationError  # noqa: E402
-from troedler.moves import EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
-from troedler.state import Phase  # noqa: E402
+from troedler.core.errors import ConfigurationError  # noqa: E402
+from troedler.core.moves import EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
+from troedler.core.state import Phase  # noqa: E402
 from troedler.web import BrowserGame, Refused  # noqa: E402
 from troedler.web.game import FEED_WARNING  # noqa: E402
 from troedler.web.server import make_app  # noqa: E402

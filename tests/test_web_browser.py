@@ -32,8 +32,8 @@ from tests.test_replay_html import (  # this skips the module where Chromium is 
 from tests.test_web import SEED, Served, serve_game
 from troedler import GameRecord, new_game, observe, replay
 from troedler.bots import GreedyBot
-from troedler.moves import DiscardPile, EndTurn, Move, TakePile
-from troedler.scoring import outcome
+from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
+from troedler.core.scoring import outcome
 from troedler.web import BrowserGame
 
 WAIT = 30  # seconds: a loaded 2-core machine is slow, never this slow

@@ -26,10 +26,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from troedler import GameState, apply_move, legal_moves, new_game, observe, outcome
-from troedler.cards import Card
-from troedler.moves import Move
-from troedler.position import card_codes, position_text
-from troedler.views import Observation, Recall
+from troedler.core.cards import Card
+from troedler.core.moves import Move
+from troedler.io.position_text import card_codes, position_text
+from troedler.seat.observation import Observation, Recall
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 

@@ -10,7 +10,10 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 2
 """
 
-from troedler.actions import (
+import sys
+
+from troedler import _moved
+from troedler.core.actions import (
     discard_card,
     discard_dealer_pile,
     end_turn,
@@ -22,8 +25,8 @@ from troedler.actions import (
     play_route,
     take_pile,
 )
-from troedler.board import Board, Route, RouteKind, Village, default_board, load_board
-from troedler.cards import (
+from troedler.core.board import Board, Route, RouteKind, Village, default_board, load_board
+from troedler.core.cards import (
     EXTRA_GOOD,
     SPECIAL_FEED,
     Card,
@@ -37,17 +40,17 @@ from troedler.cards import (
     load_cards,
     parse_card,
 )
-from troedler.errors import (
+from troedler.core.errors import (
     ConfigurationError,
     FormatError,
     IllegalMoveError,
     NotationError,
     TroedlerError,
 )
-from troedler.goods import Good, Goods
-from troedler.invariants import check_invariants
-from troedler.legal import apply_move, is_legal, legal_moves, verify_move
-from troedler.moves import (
+from troedler.core.goods import Good, Goods
+from troedler.core.invariants import check_invariants
+from troedler.core.legal import apply_move, is_legal, legal_moves, verify_move
+from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
     EndTurn,
@@ -59,17 +62,29 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.notation import parse_move
-from troedler.position import from_position_text, position_text
-from troedler.records import GameRecord, replay
-from troedler.rules import Rules
-from troedler.scoring import Outcome, Tally, outcome, score, tally
-from troedler.serialization import state_from_json, state_to_json
-from troedler.setup import new_game
-from troedler.state import GameState, Phase, PlayerState, Turn
-from troedler.views import Observation, determinize, observe
+from troedler.core.rulebook import Rules
+from troedler.core.scoring import Outcome, Tally, outcome, score, tally
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState, Phase, PlayerState, Turn
+from troedler.io.notation import parse_move
+from troedler.io.position_text import from_position_text, position_text
+from troedler.io.records import GameRecord, replay
+from troedler.io.state_json import state_from_json, state_to_json
+from troedler.seat.observation import Observation, determinize, observe
 
 __version__ = "0.2.0"
+
+# The module paths of 0.2 keep working for one release, with a warning.
+_moved.install()
+
+
+def __getattr__(name: str) -> object:
+    # troedler.views and the like, read as attributes of the package.
+    module = sys.modules.get(f"{__name__}.{name}")
+    if module is not None and f"{__name__}.{name}" in _moved.MOVED:
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EXTRA_GOOD",

@@ -13,12 +13,12 @@ read from the position itself.
 
 from __future__ import annotations
 
-from troedler.cards import Card
-from troedler.errors import ConfigurationError
-from troedler.goods import Goods
-from troedler.scoring import Tally, value_pile_tally
-from troedler.state import GameState
-from troedler.views import Observation
+from troedler.core.cards import Card
+from troedler.core.errors import ConfigurationError
+from troedler.core.goods import Goods
+from troedler.core.scoring import Tally, value_pile_tally
+from troedler.core.state import GameState
+from troedler.seat.observation import Observation
 
 __all__ = [
     "Position",

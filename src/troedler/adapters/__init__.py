@@ -1,10 +1,10 @@
 """Adapters that bring troedler to reinforcement-learning libraries.
 
-- :mod:`troedler.adapters.actions`: a fixed integer id for every move of a
+- :mod:`troedler.encoding.action_ids`: a fixed integer id for every move of a
   board and card catalogue (no dependencies beyond troedler).
-- :mod:`troedler.adapters.tensors`: observations as flat ``float32`` arrays
+- :mod:`troedler.encoding.tensors`: observations as flat ``float32`` arrays
   (needs numpy).
-- :mod:`troedler.adapters.neural`: a bot that plays a trained policy
+- :mod:`troedler.bots.neural`: a bot that plays a trained policy
   network from a weight file (needs numpy).
 - :mod:`troedler.adapters.pettingzoo`: a PettingZoo AEC environment (needs
   numpy, gymnasium and pettingzoo: ``pip install 'troedler[rl]'``).

@@ -42,11 +42,11 @@ import numpy.typing as npt
 
 from troedler.adapters.pettingzoo import ILLEGAL_MOVE_REWARD, TroedlerEnv
 from troedler.bots.base import Bot, BotFailed, check_bot, tell_game_over
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError, IllegalMoveError
-from troedler.scoring import Outcome, outcome
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError, IllegalMoveError
+from troedler.core.scoring import Outcome, outcome
+from troedler.seat.observation import Recall, observe
 from troedler.simulation.lineup import bot_from_text
-from troedler.views import Recall, observe
 
 __all__ = ["Opponent", "TroedlerGymEnv", "env"]
 

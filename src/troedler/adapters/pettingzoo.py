@@ -7,9 +7,9 @@
 ('player_0', 2441)
 
 - Agents are ``player_0`` ... ``player_{n-1}``, one per seat.
-- Actions are the ids of :mod:`troedler.adapters.actions`: ``Discrete(num_actions)``.
+- Actions are the ids of :mod:`troedler.encoding.action_ids`: ``Discrete(num_actions)``.
 - Observations are dicts: ``"observation"`` is the seat's
-  :func:`~troedler.adapters.tensors.observation_tensor` (with the env's
+  :func:`~troedler.encoding.tensors.observation_tensor` (with the env's
   ``recall``), ``"action_mask"`` an ``int8`` array with 1 for every legal
   action id. The mask is all zeros for every agent but the one to act, and
   for everyone once the game is over or truncated.
@@ -38,20 +38,20 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from troedler.adapters.actions import ActionEncoder, ActionLayout, action_layout
-from troedler.adapters.tensors import TensorEncoder, TensorLayout, tensor_layout
-from troedler.board import default_board
-from troedler.cards import default_cards
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError
-from troedler.legal import apply_move, legal_moves
-from troedler.moves import Move
-from troedler.rules import Rules
-from troedler.scoring import Outcome, outcome
-from troedler.setup import new_game
-from troedler.state import GameState
+from troedler.core.board import default_board
+from troedler.core.cards import default_cards
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError
+from troedler.core.legal import apply_move, legal_moves
+from troedler.core.moves import Move
+from troedler.core.rulebook import Rules
+from troedler.core.scoring import Outcome, outcome
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState
+from troedler.encoding.action_ids import ActionEncoder, ActionLayout, action_layout
+from troedler.encoding.tensors import TensorEncoder, TensorLayout, tensor_layout
+from troedler.seat.observation import Recall, observe
 from troedler.text.render import render_moves, render_observation
-from troedler.views import Recall, observe
 
 __all__ = ["ILLEGAL_MOVE_REWARD", "EnvObservation", "TroedlerEnv", "env", "raw_env", "rewards_for"]
 

@@ -12,7 +12,7 @@ from troedler.bots.greedy import GreedyBot
 from troedler.bots.ismcts import ISMCTSBot
 from troedler.bots.program import ProgramBot, program_bot
 from troedler.bots.random_bot import RandomBot
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 
 __all__ = [
     "BOTS",

@@ -1,6 +1,6 @@
 """The bot protocol, and playing a game between bots.
 
-A bot is given what its seat knows (an :class:`~troedler.views.Observation`),
+A bot is given what its seat knows (an :class:`~troedler.seat.observation.Observation`),
 the legal moves and a random generator; never the game state.
 """
 
@@ -14,16 +14,16 @@ from typing import Literal, Protocol, runtime_checkable
 
 import attrs
 
-from troedler.errors import ConfigurationError, IllegalMoveError, TroedlerError
-from troedler.legal import apply_move
-from troedler.moves import Move
-from troedler.records import MAX_SEAT_NAME, GameRecord
-from troedler.rules import Rules
-from troedler.scoring import Outcome, outcome
-from troedler.serialization import fingerprint
-from troedler.setup import new_game
-from troedler.state import GameState, Phase
-from troedler.views import Observation, Recall, observe
+from troedler.core.cards import fingerprint
+from troedler.core.errors import ConfigurationError, IllegalMoveError, TroedlerError
+from troedler.core.legal import apply_move
+from troedler.core.moves import Move
+from troedler.core.rulebook import Rules
+from troedler.core.scoring import Outcome, outcome
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState, Phase
+from troedler.io.records import MAX_SEAT_NAME, GameRecord
+from troedler.seat.observation import Observation, Recall, observe
 
 __all__ = [
     "Bot",

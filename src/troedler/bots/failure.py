@@ -35,8 +35,8 @@ from troedler.bots.base import (
     _bounded,
     describe_error,
 )
-from troedler.moves import Move
-from troedler.views import Observation
+from troedler.core.moves import Move
+from troedler.seat.observation import Observation
 
 __all__ = ["BotFailure", "FailureKind", "ask_bot", "failure_message", "resume_hint"]
 

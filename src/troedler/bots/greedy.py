@@ -17,13 +17,13 @@ from collections.abc import Sequence
 
 import attrs
 
-from troedler.board import Board
-from troedler.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.legal import apply_move, legal_moves
-from troedler.moves import DiscardPile, EndTurn, Move, TakePile
-from troedler.scoring import Tally, value_pile_tally
-from troedler.state import GameState, Phase
-from troedler.views import Observation, determinize
+from troedler.core.board import Board
+from troedler.core.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.legal import apply_move, legal_moves
+from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
+from troedler.core.scoring import Tally, value_pile_tally
+from troedler.core.state import GameState, Phase
+from troedler.seat.observation import Observation, determinize
 
 __all__ = ["GreedyBot", "best_discards", "ending_value", "evaluate"]
 

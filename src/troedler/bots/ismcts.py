@@ -30,14 +30,21 @@ from typing import cast
 import attrs
 
 from troedler.bots.greedy import best_discards, ending_value, evaluate
-from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard, sort_hand
-from troedler.errors import ConfigurationError
-from troedler.goods import Good, Goods
-from troedler.legal import apply_move, legal_moves
-from troedler.moves import DiscardCard, EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
-from troedler.scoring import outcome
-from troedler.state import GameState, Phase
-from troedler.views import Observation, determinize
+from troedler.core.cards import (
+    Card,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+    sort_hand,
+)
+from troedler.core.errors import ConfigurationError
+from troedler.core.goods import Good, Goods
+from troedler.core.legal import apply_move, legal_moves
+from troedler.core.moves import DiscardCard, EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
+from troedler.core.scoring import outcome
+from troedler.core.state import GameState, Phase
+from troedler.seat.observation import Observation, determinize
 
 __all__ = ["ISMCTSBot"]
 

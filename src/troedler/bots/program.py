@@ -40,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from troedler.bots.base import MAX_BOT_NAME, BotFailed, FailureKind, _bounded
-from troedler.errors import ConfigurationError
-from troedler.moves import Move
-from troedler.scoring import Outcome
-from troedler.views import Observation
+from troedler.core.errors import ConfigurationError
+from troedler.core.moves import Move
+from troedler.core.scoring import Outcome
+from troedler.seat.observation import Observation
 
 __all__ = [
     "MAX_LINE",

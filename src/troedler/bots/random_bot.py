@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from troedler.moves import Move
-from troedler.views import Observation
+from troedler.core.moves import Move
+from troedler.seat.observation import Observation
 
 __all__ = ["RandomBot"]
 

@@ -28,9 +28,9 @@ from troedler.cli.simulate import (
     write_summary,
 )
 from troedler.cli.stepper import step_in_terminal
-from troedler.errors import ConfigurationError, TroedlerError
-from troedler.position import from_position_text
-from troedler.records import MAX_SEAT_NAME
+from troedler.core.errors import ConfigurationError, TroedlerError
+from troedler.io.position_text import from_position_text
+from troedler.io.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
 from troedler.simulation.runners import check_scheduler_address
 from troedler.simulation.tournament import Tournament, default_workers

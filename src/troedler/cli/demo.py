@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.bots.base import rounds_played
-from troedler.records import GameRecord, replay
-from troedler.scoring import outcome
-from troedler.state import GameState, Phase
+from troedler.core.scoring import outcome
+from troedler.core.state import GameState, Phase
+from troedler.io.records import GameRecord, replay
 
 __all__ = ["play_demo", "write_log", "write_scores"]
 

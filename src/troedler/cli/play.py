@@ -23,16 +23,17 @@ from troedler.bots import BOTS, Bot
 from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
 from troedler.cli.replay import broken_json
-from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
-from troedler.legal import apply_move
-from troedler.moves import Move
-from troedler.notation import parse_move
-from troedler.position import from_position_text, position_text
-from troedler.records import GameRecord, replay
-from troedler.scoring import outcome
-from troedler.setup import new_game
+from troedler.core.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
+from troedler.core.legal import apply_move
+from troedler.core.moves import Move
+from troedler.core.scoring import outcome
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState
+from troedler.io.notation import parse_move
+from troedler.io.position_text import from_position_text, position_text
+from troedler.io.records import GameRecord, replay
+from troedler.seat.observation import Observation, Recall, observe
 from troedler.simulation.lineup import bot_from_text
-from troedler.state import GameState
 from troedler.text.render import (
     HEIGHT,
     WIDTH,
@@ -44,7 +45,6 @@ from troedler.text.render import (
     wants_colour,
     wrap,
 )
-from troedler.views import Observation, Recall, observe
 
 __all__ = ["HELP", "SEEDS", "play_in_terminal", "too_small", "whole_position_wanted"]
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from troedler.cli.demo import write_log
-from troedler.errors import FormatError
-from troedler.records import GameRecord
+from troedler.core.errors import FormatError
+from troedler.io.records import GameRecord
 
 __all__ = ["broken_json", "read_records", "record_of", "replay_in_terminal"]
 

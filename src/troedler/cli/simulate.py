@@ -24,7 +24,7 @@ from typing import Any, TextIO
 import attrs
 
 from troedler.bots.base import BotFailure
-from troedler.errors import ConfigurationError, FormatError
+from troedler.core.errors import ConfigurationError, FormatError
 from troedler.simulation.games import GameReport, game_seed
 from troedler.simulation.lineup import bot_from_text
 from troedler.simulation.processes import sigint_blocked

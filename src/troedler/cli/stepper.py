@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from troedler.cli.play import too_small, whole_position_wanted
 from troedler.cli.replay import record_of
-from troedler.position import position_text
-from troedler.records import replay
+from troedler.io.position_text import position_text
+from troedler.io.records import replay
 from troedler.text.render import render_scores, render_screen, wants_colour
 
 __all__ = ["PROMPT", "step_in_terminal"]

@@ -16,17 +16,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from troedler.cards import Card, sort_hand
-from troedler.errors import ConfigurationError, quote
-from troedler.goods import Goods
-from troedler.invariants import problems
+from troedler.core.cards import Card, sort_hand
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.goods import Goods
+from troedler.core.invariants import problems
+from troedler.core.limits import check_seed
+from troedler.core.pile import Pile
+from troedler.core.rulebook import PILE_SIZE
+from troedler.core.state import GameState, Phase, PlayerState, Turn
 from troedler.jax import engine
 from troedler.jax.engine import GameArrays, State
 from troedler.jax.tables import Game, Tables, tables
-from troedler.limits import check_seed
-from troedler.pile import Pile
-from troedler.rulebook import PILE_SIZE
-from troedler.state import GameState, Phase, PlayerState, Turn
 
 __all__ = ["from_state", "to_state", "to_states"]
 
@@ -49,7 +49,7 @@ def to_state(
     The JAX engine draws its chance from keys, not from a seed: ``seed`` is
     the seed the core state carries, which decides only how a core game
     continued from it would reshuffle. With ``explicit=True`` the state is
-    one of a game with explicit chance (:mod:`troedler.explicit`): the same,
+    one of a game with explicit chance (:mod:`troedler.core.chance`): the same,
     with the game-round pile in hand order, as such a game keeps it.
     """
     game = _game_of(state)

@@ -4,15 +4,15 @@
 actions and, at every step of every game, compares it with the core:
 
 - ``to_state`` of the game is a valid core state (:func:`~troedler.check_invariants`);
-- the legal mask equals :meth:`~troedler.adapters.actions.ActionLayout.legal_action_ids`
+- the legal mask equals :meth:`~troedler.encoding.action_ids.ActionLayout.legal_action_ids`
   of that state;
 - the observation tensor of every seat, with table view and perfect recall,
-  equals :func:`~troedler.adapters.tensors.state_tensor`;
+  equals :func:`~troedler.encoding.tensors.state_tensor`;
 - after the step, the game equals the core's :func:`~troedler.apply_move`
   of the same move. Chance is mirrored, not trusted: the core state is
-  taken with explicit chance (:mod:`troedler.explicit`), and where the core
+  taken with explicit chance (:mod:`troedler.core.chance`), and where the core
   then waits for chance to form the next round's piles, it is given the
-  cards the JAX step laid, one by one, with :func:`~troedler.explicit.apply_chance`.
+  cards the JAX step laid, one by one, with :func:`~troedler.core.chance.apply_chance`.
   The core decides where each card goes, when the discard pile is
   reshuffled (R3), and when forming stops; a card the game-round pile
   cannot hold is refused. Where no reshuffle happened, the seeded core
@@ -39,25 +39,24 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from troedler.adapters.actions import action_layout
 from troedler.adapters.pettingzoo import rewards_for
-from troedler.adapters.tensors import state_tensor
-from troedler.cards import sort_hand
-from troedler.errors import TroedlerError
-from troedler.explicit import apply_chance
-from troedler.goods import Good
-from troedler.invariants import check_invariants
+from troedler.core.cards import sort_hand
+from troedler.core.chance import apply_chance
+from troedler.core.errors import TroedlerError
+from troedler.core.goods import Good
+from troedler.core.invariants import check_invariants
+from troedler.core.legal import apply_move
+from troedler.core.rulebook import PILE_SIZE, Rules
+from troedler.core.scoring import outcome
+from troedler.core.setting_up import new_explicit_game
+from troedler.core.state import GameState, Phase
+from troedler.encoding.action_ids import action_layout
+from troedler.encoding.tensors import state_tensor
 from troedler.jax import engine
 from troedler.jax.bridge import to_states
 from troedler.jax.engine import State
 from troedler.jax.env import TroedlerEnv, make
 from troedler.jax.tables import Game, Tables
-from troedler.legal import apply_move
-from troedler.rulebook import PILE_SIZE
-from troedler.rules import Rules
-from troedler.scoring import outcome
-from troedler.setup import new_explicit_game
-from troedler.state import GameState, Phase
 
 __all__ = ["Report", "walk"]
 

@@ -24,10 +24,10 @@ import pgx
 from jax.custom_batching import custom_vmap
 from pgx._src.struct import dataclass, field
 
-from troedler.goods import GOODS_PER_KIND
+from troedler.core.goods import GOODS_PER_KIND
+from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, TWO_PLAYER_DAMAGE_MARGIN
+from troedler.core.state import Phase
 from troedler.jax.tables import EXTRA, FEED, GOODS, Game, Tables
-from troedler.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, TWO_PLAYER_DAMAGE_MARGIN
-from troedler.state import Phase
 
 __all__ = [
     "GAME_OVER",
@@ -56,7 +56,7 @@ class GameArrays:
     """The arrays of one game (a leading batch axis in a batch): the private
     part of a :class:`State`, ``state._x``, as pgx keeps a game's own arrays.
 
-    Card types are numbered as in :func:`troedler.adapters.actions.card_types`,
+    Card types are numbered as in :func:`troedler.encoding.action_ids.card_types`,
     phases as in :class:`troedler.Phase`, seats and villages as in the core;
     a card type of -1 stands for no card. Read a game through
     :func:`troedler.jax.to_state`, not through these arrays: their layout
@@ -176,7 +176,7 @@ def _one_hot(value: Array | int, size: int) -> Array:
 
 def _discard_options(t: Tables, hand: Array, due: Array, last: Array) -> Array:
     """The card types of ``hand`` that may be discarded next (T7), as
-    :func:`troedler.actions.discard_options` lists them."""
+    :func:`troedler.core.actions.discard_options` lists them."""
     kinds = jnp.arange(hand.shape[0])
     candidates = jnp.where(jnp.asarray(t.discardable) & (kinds >= last), hand, 0)
     before = jnp.cumsum(candidates) - candidates
@@ -302,7 +302,7 @@ def _form_piles(t: Tables, x: GameArrays, key: Array, *, reshuffles: bool = True
 def _first_to_take(t: Tables, dealer: Array) -> Array:
     """The seat to decide first in a round: the dealer with two players (the
     dealer discards a pile first), else the seat after the dealer (R4), as
-    :func:`troedler.rulebook.next_to_take` gives it."""
+    :func:`troedler.core.rulebook.next_to_take` gives it."""
     return jnp.asarray(t.next_taker)[dealer, 0]
 
 
@@ -396,7 +396,7 @@ def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
 
 def legal_mask(t: Tables, s: State) -> Array:
     """[num_actions] bool: the ids of the legal moves, as
-    :meth:`troedler.adapters.actions.ActionLayout.legal_action_ids` gives them."""
+    :meth:`troedler.encoding.action_ids.ActionLayout.legal_action_ids` gives them."""
     seat = jnp.maximum(s.current_player, 0)
     hand, cart, held = s._x.hand[seat], s._x.cart[seat], s._x.goods[seat]
     goods = s._x.village_goods
@@ -685,7 +685,7 @@ PROFILED: dict[str, Callable[[Tables, State, Array], Any]] = {
 
 def observe(t: Tables, s: State, seat: Array) -> Array:
     """[observation size] float32: what ``seat`` knows, equal to
-    :func:`troedler.adapters.tensors.state_tensor` of the same game."""
+    :func:`troedler.encoding.tensors.state_tensor` of the same game."""
     n, v, types, piles = t.n, t.villages, t.types, t.piles
     perfect = t.game.recall == "perfect"
     seat = jnp.asarray(seat, _I32)
@@ -740,7 +740,7 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
     size = s._x.discard_size
     j = jnp.arange(t.cards_in_play)
     if perfect:
-        # troedler.rulebook.setup_pile_hidden, on traced shuffles and size.
+        # troedler.core.rulebook.setup_pile_hidden, on traced shuffles and size.
         portion = t.setup_portion
         hidden = jnp.where((s._x.shuffles == SETUP_SHUFFLES) & (size >= portion), portion, 0)
         unknown = jnp.maximum(hidden - 1, 0)

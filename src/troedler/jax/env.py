@@ -9,13 +9,13 @@ import jax
 import jax.numpy as jnp
 import pgx
 
-from troedler.board import Board, default_board
-from troedler.cards import CardCatalogue, default_cards
-from troedler.errors import ConfigurationError, quote
+from troedler.core.board import Board, default_board
+from troedler.core.cards import CardCatalogue, default_cards
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.rulebook import Rules
 from troedler.jax import engine
 from troedler.jax.engine import State
 from troedler.jax.tables import Game, Tables, tables
-from troedler.rules import Rules
 
 __all__ = ["TroedlerEnv", "auto_reset", "make"]
 
@@ -27,8 +27,8 @@ class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
     """troedler as a pgx environment: pure ``init`` and ``step``, jit- and vmap-able.
 
     Build it with :func:`make`. Action ids are those of
-    :mod:`troedler.adapters.actions`, observations those of
-    :mod:`troedler.adapters.tensors`, rewards and truncation those of the
+    :mod:`troedler.encoding.action_ids`, observations those of
+    :mod:`troedler.encoding.tensors`, rewards and truncation those of the
     PettingZoo environment (:mod:`troedler.adapters.pettingzoo`).
     """
 
@@ -67,7 +67,7 @@ class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
         if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
             raise ConfigurationError("board must be a Board and cards a CardCatalogue")
         # Checks the board against the cards (C3) and the set-up (S5) as new_game does.
-        from troedler.setup import new_game  # noqa: PLC0415
+        from troedler.core.setting_up import new_game  # noqa: PLC0415
 
         new_game(players, seed=0, rules=rules, board=board, cards=cards)
         self.game = Game(rules, board, cards, recall, max_rounds)
@@ -123,7 +123,7 @@ class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
 
     @property
     def num_actions(self) -> int:
-        """The size of the action space: the ids of :mod:`troedler.adapters.actions`."""
+        """The size of the action space: the ids of :mod:`troedler.encoding.action_ids`."""
         return self.tables.num_actions
 
     @property

@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from troedler.errors import ConfigurationError, quote
+from troedler.core.errors import ConfigurationError, quote
 from troedler.jax.bridge import to_state, to_states
 from troedler.jax.engine import State
 from troedler.svg import board_picture

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 from pgx.experimental import auto_reset as pgx_auto_reset
 
-from troedler.errors import ConfigurationError, quote
+from troedler.core.errors import ConfigurationError, quote
 from troedler.jax.engine import State
 from troedler.jax.env import TroedlerEnv, auto_reset
 from troedler.jax.sampling import random_legal_action

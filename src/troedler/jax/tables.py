@@ -4,7 +4,7 @@ The JAX engine never looks at a :class:`~troedler.Board` or a
 :class:`~troedler.CardCatalogue` while it runs: everything it needs is read
 from them once, here, into arrays of fixed shape that jit-compiled code
 takes as constants. Card *types* are counted in the order of
-:func:`troedler.adapters.actions.card_types` (routes, extra good, special
+:func:`troedler.encoding.action_ids.card_types` (routes, extra good, special
 feed, then the goods requests in hand order), the same order as the
 observation tensor's; villages in board order; goods in
 :class:`~troedler.Good` order.
@@ -19,16 +19,15 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from troedler.adapters.actions import action_layout, card_types
-from troedler.adapters.tensors import tensor_layout
-from troedler.board import Board, RouteKind
-from troedler.cards import Card, CardCatalogue, RequestCard
-from troedler.errors import ConfigurationError
-from troedler.goods import Good
-from troedler.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
-from troedler.rulebook import (
+from troedler.core.board import Board, RouteKind
+from troedler.core.cards import Card, CardCatalogue, RequestCard
+from troedler.core.errors import ConfigurationError
+from troedler.core.goods import Good
+from troedler.core.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
+from troedler.core.rulebook import (
     PILE_SIZE,
     START_HAND,
+    Rules,
     dealer_discards_first,
     discard_candidates,
     goes_to_value_pile,
@@ -38,7 +37,8 @@ from troedler.rulebook import (
     round_cards,
     setup_portion,
 )
-from troedler.rules import Rules
+from troedler.encoding.action_ids import action_layout, card_types
+from troedler.encoding.tensors import tensor_layout
 
 __all__ = ["EXTRA", "FEED", "ROUTE_KINDS", "Game", "Tables", "tables"]
 
@@ -185,7 +185,7 @@ def tables(game: Game) -> Tables:
     feed_moves = [m for i in ids("feed move") if isinstance(m := layout.move(i), PlayFeedMove)]
     deliver_moves = [m for i in ids("deliver") if isinstance(m := layout.move(i), PlayRequest)]
     discard_moves = [m for i in ids("discard card") if isinstance(m := layout.move(i), DiscardCard)]
-    # Each section holds only its own kind of move (troedler.adapters.actions).
+    # Each section holds only its own kind of move (troedler.encoding.action_ids).
     assert len(route_moves) + len(feed_moves) + len(deliver_moves) + len(discard_moves) == sum(
         len(ids(name)) for name in ("route", "feed move", "deliver", "discard card")
     )

@@ -18,11 +18,11 @@ import random
 
 import attrs
 
-from troedler.legal import apply_move, legal_moves
+from troedler.core.legal import apply_move, legal_moves
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState
+from troedler.seat.observation import Recall, determinize, observe
 from troedler.server.protocol import message_for
-from troedler.setup import new_game
-from troedler.state import GameState
-from troedler.views import Recall, determinize, observe
 
 __all__ = ["Comparison", "compare_game"]
 

@@ -31,13 +31,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from troedler.bots import Bot
 from troedler.bots.base import tell_game_over
-from troedler.errors import TroedlerError
-from troedler.legal import apply_move
-from troedler.moves import Move
-from troedler.notation import parse_move
-from troedler.records import GameRecord
-from troedler.scoring import outcome
-from troedler.serialization import fingerprint
+from troedler.core.cards import fingerprint
+from troedler.core.errors import TroedlerError
+from troedler.core.legal import apply_move
+from troedler.core.moves import Move
+from troedler.core.scoring import outcome
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState
+from troedler.io.notation import parse_move
+from troedler.io.records import GameRecord
+from troedler.seat.observation import observe
 from troedler.server.protocol import map_for, message_for
 from troedler.server.settings import BadRequest, MatchSettings, check_name
 from troedler.server.store import (
@@ -49,10 +52,7 @@ from troedler.server.store import (
     seats,
     take_lease,
 )
-from troedler.setup import new_game
 from troedler.simulation.lineup import bot_from_text
-from troedler.state import GameState
-from troedler.views import observe
 
 __all__ = ["Connection", "Elsewhere", "Hub", "Live", "hash_token"]
 

@@ -22,11 +22,11 @@ from typing import Any
 import attrs
 
 from troedler.bots.program import observation_to_data
-from troedler.records import result_to_data
-from troedler.scoring import outcome
-from troedler.state import GameState
+from troedler.core.scoring import outcome
+from troedler.core.state import GameState
+from troedler.io.records import result_to_data
+from troedler.seat.observation import Observation, Recall, observe
 from troedler.svg import board_picture
-from troedler.views import Observation, Recall, observe
 
 __all__ = ["PROTOCOL", "map_for", "message_for", "position_for", "public_observation"]
 

@@ -13,9 +13,9 @@ from typing import Any, Literal, cast
 
 import attrs
 
-from troedler.errors import ConfigurationError, TroedlerError, quote
-from troedler.limits import seat_name_problem
-from troedler.rules import Rules
+from troedler.core.errors import ConfigurationError, TroedlerError, quote
+from troedler.core.limits import seat_name_problem
+from troedler.core.rulebook import Rules
 
 __all__ = ["MAX_ISMCTS", "BadRequest", "MatchSettings", "check_bot_text", "check_name"]
 

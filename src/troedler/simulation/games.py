@@ -16,12 +16,12 @@ from typing import Literal
 import attrs
 
 from troedler.bots.base import Bot, BotFailure, PlayedGame, check_bot, play_game
-from troedler.errors import ConfigurationError
-from troedler.moves import Move
-from troedler.records import GameRecord
-from troedler.serialization import fingerprint
-from troedler.setup import new_game
-from troedler.state import GameState
+from troedler.core.cards import fingerprint
+from troedler.core.errors import ConfigurationError
+from troedler.core.moves import Move
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState
+from troedler.io.records import GameRecord
 
 __all__ = [
     "BotUnavailable",

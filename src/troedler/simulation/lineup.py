@@ -22,7 +22,7 @@ import attrs
 from troedler.bots import BOTS, Bot, ISMCTSBot
 from troedler.bots.base import check_bot, describe_error
 from troedler.bots.program import program_bot
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 
 __all__ = ["BotLike", "Entrant", "bot_from_text", "entrant", "line_up"]
 

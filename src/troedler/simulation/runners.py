@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from troedler.bots.base import Bot, describe_error
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 from troedler.simulation.games import BotUnavailable, GameReport, GameSpec, play
 from troedler.simulation.processes import GamePool, play_batch
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Generator, Iterable, Sequence
 
-from troedler.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError
 from troedler.simulation.games import GameReport, GameSpec, game_specs
 from troedler.simulation.lineup import BotLike, line_up
 from troedler.simulation.runners import run_games

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from troedler.errors import ConfigurationError, quote
-from troedler.moves import Move
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.moves import Move
 from troedler.position_facts import Position, check_position, num_players
 from troedler.svg.drawing import Picture, picture
 from troedler.svg.html import replay_html, write_replay_html

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from troedler.errors import ConfigurationError, quote
-from troedler.moves import Move
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.moves import Move
 from troedler.position_facts import Position
 from troedler.svg.elements import done, el, num, token_defs
 from troedler.svg.layout import layout

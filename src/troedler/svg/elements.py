@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from troedler.goods import Good
+from troedler.core.goods import Good
 from troedler.svg.style import GOOD_COLOURS, GOOD_NAMES, INK
 
 __all__ = ["SMALL_TOKEN", "TOKEN", "done", "el", "num", "text", "token", "token_defs"]

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import attrs
 
-from troedler.board import Board
-from troedler.cards import CardCatalogue
-from troedler.notation import parse_move
-from troedler.records import GameRecord, replay
-from troedler.scoring import outcome
-from troedler.state import GameState, Phase
+from troedler.core.board import Board
+from troedler.core.cards import CardCatalogue
+from troedler.core.scoring import outcome
+from troedler.core.state import GameState, Phase
+from troedler.io.notation import parse_move
+from troedler.io.records import GameRecord, replay
 from troedler.svg.drawing import Picture, picture
 from troedler.svg.map import last_move_marks
 from troedler.svg.panel_html import panel_css, panel_html

@@ -12,7 +12,7 @@ import functools
 import math
 from collections.abc import Sequence
 
-from troedler.board import Board
+from troedler.core.board import Board
 
 __all__ = ["FRAME", "SPACING_X", "SPACING_Y", "layout", "overlapping"]
 

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import attrs
 
 from troedler import position_facts as facts
-from troedler.board import RouteKind
-from troedler.goods import Good, Goods
-from troedler.moves import (
+from troedler.core.board import RouteKind
+from troedler.core.goods import Good, Goods
+from troedler.core.moves import (
     DiscardPile,
     EndTurn,
     Move,

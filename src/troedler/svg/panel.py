@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from troedler import position_facts as facts
-from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.state import Phase
 from troedler.position_facts import Position
-from troedler.state import Phase
 from troedler.svg.elements import done, el, text, token
 from troedler.svg.style import (
     CARD_FILL,

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from html import escape
 
 from troedler import position_facts as facts
-from troedler.board import RouteKind
-from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.goods import Good, Goods
+from troedler.core.board import RouteKind
+from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.goods import Good, Goods
+from troedler.core.state import Phase
 from troedler.position_facts import Position
-from troedler.state import Phase
 from troedler.svg.style import (
     CARD_FILL,
     FAINT,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import attrs
 
-from troedler.board import RouteKind
-from troedler.goods import Good
+from troedler.core.board import RouteKind
+from troedler.core.goods import Good
 from troedler.position_facts import Position, num_players
 
 __all__ = [

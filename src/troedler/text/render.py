@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from troedler import position_facts as facts
-from troedler.board import RouteKind
-from troedler.cards import Card, RequestCard, RouteCard
-from troedler.goods import Good, Goods
-from troedler.moves import (
+from troedler.core.board import RouteKind
+from troedler.core.cards import Card, RequestCard, RouteCard
+from troedler.core.goods import Good, Goods
+from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
     EndTurn,
@@ -31,10 +31,10 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
+from troedler.core.scoring import outcome, value_pile_tally
+from troedler.core.state import GameState, Phase
 from troedler.position_facts import Position
-from troedler.scoring import outcome, value_pile_tally
-from troedler.state import GameState, Phase
-from troedler.views import Observation
+from troedler.seat.observation import Observation
 
 __all__ = [
     "HEIGHT",

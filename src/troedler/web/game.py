@@ -21,11 +21,11 @@ from typing import Any
 from troedler.bots import Bot
 from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message
-from troedler.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
-from troedler.goods import Good
-from troedler.legal import apply_move
-from troedler.moves import (
+from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
+from troedler.core.goods import Good
+from troedler.core.legal import apply_move
+from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
     EndTurn,
@@ -37,16 +37,16 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.notation import parse_move
-from troedler.records import GameRecord, replay
-from troedler.scoring import outcome
-from troedler.setup import new_game
+from troedler.core.scoring import outcome
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState, Phase
+from troedler.io.notation import parse_move
+from troedler.io.records import GameRecord, replay
+from troedler.seat.observation import Observation, Recall, observe
 from troedler.simulation.lineup import bot_from_text
-from troedler.state import GameState, Phase
 from troedler.svg import board_picture
 from troedler.svg.html import scoring_html
 from troedler.svg.panel_html import card_html, panel_html
-from troedler.views import Observation, Recall, observe
 
 __all__ = ["BrowserGame", "Refused"]
 

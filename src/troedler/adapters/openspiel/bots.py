@@ -22,9 +22,9 @@ from open_spiel.python.algorithms import ismcts
 
 from troedler.adapters.openspiel.game import TroedlerState, resample
 from troedler.bots.base import Bot
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError
-from troedler.views import Recall, observe
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError
+from troedler.seat.observation import Recall, observe
 
 __all__ = ["ISMCTSBot", "Resampler", "TroedlerBot"]
 

@@ -2,7 +2,7 @@
 
 OpenSpiel numbers the outcomes of a chance node like a player's actions,
 from 0 up to ``max_chance_outcomes - 1``, in a space of their own. Chance
-in troedler (see :mod:`troedler.explicit`) turns up either a good (set-up,
+in troedler (see :mod:`troedler.core.chance`) turns up either a good (set-up,
 S4) or a card (the set-up discard pile, S5, and forming the dealer piles,
 R2), so the ids are:
 
@@ -12,7 +12,7 @@ ids       outcome
 0 - 5     a good, in :class:`~troedler.Good` order: A B C U P V
 6 - 39    a card type, in hand order: the four route cards, extra
           good, special feed, then the 28 goods requests
-          (:func:`troedler.adapters.actions.card_types`)
+          (:func:`troedler.encoding.action_ids.card_types`)
 ========  =========================================================
 
 The card ids follow the card catalogue, so the range above is that of
@@ -25,13 +25,13 @@ from __future__ import annotations
 import functools
 import operator
 
-from troedler.adapters.actions import card_types
-from troedler.cards import CARD_TYPES, Card, CardCatalogue, default_cards
-from troedler.datafile import describe
-from troedler.errors import IllegalMoveError
-from troedler.explicit import ChanceOutcome, chance_outcomes
-from troedler.goods import Good
-from troedler.state import GameState
+from troedler.core.cards import CARD_TYPES, Card, CardCatalogue, default_cards
+from troedler.core.chance import ChanceOutcome, chance_outcomes
+from troedler.core.datafile import describe
+from troedler.core.errors import IllegalMoveError
+from troedler.core.goods import Good
+from troedler.core.state import GameState
+from troedler.encoding.action_ids import card_types
 
 __all__ = ["ChanceIds", "chance_ids"]
 

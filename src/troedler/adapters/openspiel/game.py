@@ -1,8 +1,8 @@
 """troedler as an OpenSpiel game: ``python_troedler``, with chance as explicit chance nodes.
 
 The engine plays every rule: a state here holds one engine state of a game
-with explicit chance (:mod:`troedler.explicit`) and hands OpenSpiel's calls
-on to it. Player actions are the ids of :mod:`troedler.adapters.actions`,
+with explicit chance (:mod:`troedler.core.chance`) and hands OpenSpiel's calls
+on to it. Player actions are the ids of :mod:`troedler.encoding.action_ids`,
 chance actions those of :mod:`troedler.adapters.openspiel.chance`.
 
 Parameters (``pyspiel.load_game("python_troedler(players=3,scored_after_rounds=20)")``):
@@ -33,24 +33,23 @@ from typing import Any
 import attrs
 import pyspiel
 
-from troedler.adapters.actions import ActionEncoder, ActionLayout, action_layout
 from troedler.adapters.openspiel.chance import ChanceIds, chance_ids
 from troedler.adapters.openspiel.observer import make_observer
-from troedler.adapters.tensors import TensorLayout, tensor_layout
-from troedler.board import default_board
-from troedler.cards import default_cards
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError, IllegalMoveError
-from troedler.explicit import apply_chance, new_explicit_game
-from troedler.goods import Good
-from troedler.legal import apply_move
-from troedler.rulebook import PILE_SIZE, most_carried, round_cards, setup_portion
-from troedler.rules import Rules
-from troedler.scoring import Outcome, outcome, score, tally
-from troedler.serialization import state_from_json, state_to_json
-from troedler.state import GameState, Phase
+from troedler.core.board import default_board
+from troedler.core.cards import default_cards
+from troedler.core.chance import apply_chance, new_explicit_game
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError, IllegalMoveError
+from troedler.core.goods import Good
+from troedler.core.legal import apply_move
+from troedler.core.rulebook import PILE_SIZE, Rules, most_carried, round_cards, setup_portion
+from troedler.core.scoring import Outcome, outcome, score, tally
+from troedler.core.state import GameState, Phase
+from troedler.encoding.action_ids import ActionEncoder, ActionLayout, action_layout
+from troedler.encoding.tensors import TensorLayout, tensor_layout
+from troedler.io.state_json import state_from_json, state_to_json
+from troedler.seat.observation import determinize, observe
 from troedler.text.render import render_observation
-from troedler.views import determinize, observe
 
 __all__ = [
     "DEFAULT_PARAMETERS",

@@ -6,7 +6,7 @@ OpenSpiel asks for two kinds of view:
   everything the seat has seen, in order. The string is the seat's number
   and the position's log, one line per action as every seat saw it, so two
   states give equal strings exactly when no seat can tell them apart. The
-  tensor is :func:`~troedler.adapters.tensors.observation_tensor` of
+  tensor is :func:`~troedler.encoding.tensors.observation_tensor` of
   :func:`troedler.observe` with ``recall="perfect"``: everything ever
   seen, as counts, without the order in which it happened.
 - the **observation** (the default type, ``perfect_recall=False``): only
@@ -20,7 +20,7 @@ table view holds the seat's own hand and value pile, so it needs
 ``private_info=SINGLE_PLAYER``; views of other kinds are refused.
 
 The tensors' named slices (``observer.dict``) are those of
-:class:`~troedler.adapters.tensors.TensorLayout`; OpenSpiel's C++ side
+:class:`~troedler.encoding.tensors.TensorLayout`; OpenSpiel's C++ side
 reads the tensor through them.
 """
 
@@ -33,11 +33,11 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from troedler.adapters.tensors import TensorEncoder
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError
+from troedler.encoding.tensors import TensorEncoder
+from troedler.seat.observation import Recall, observe
 from troedler.text.render import render_observation
-from troedler.views import Recall, observe
 
 if TYPE_CHECKING:
     from troedler.adapters.openspiel.game import Table, TroedlerState

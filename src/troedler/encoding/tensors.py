@@ -11,7 +11,7 @@ on the state. What belongs to one seat is one row of the ``seats`` slice
 (fields in :attr:`TensorLayout.seat_fields`), in *relative* seat order: row
 0 is the observing seat, row 1 the next seat clockwise, and so on, so that a
 network sees every seat's position the same way. Cards are counted per card type in
-the order of :func:`troedler.adapters.actions.card_types`; goods in
+the order of :func:`troedler.encoding.action_ids.card_types`; goods in
 :class:`~troedler.Good` order; villages in board order.
 
 :func:`state_tensor` gives the same array straight from a game state and a
@@ -38,17 +38,22 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from troedler.adapters.actions import card_types
-from troedler.board import Board, default_board
-from troedler.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, default_cards
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError, quote, some_of
-from troedler.goods import Goods
-from troedler.invariants import problems
-from troedler.rulebook import pile_count
-from troedler.rules import Rules
-from troedler.state import GameState, Phase, PlayerState
-from troedler.views import Observation, Recall, observation_problem, seat_knows, seen_stacks
+from troedler.core.board import Board, default_board
+from troedler.core.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, default_cards
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError, quote, some_of
+from troedler.core.goods import Goods
+from troedler.core.invariants import problems
+from troedler.core.rulebook import Rules, pile_count
+from troedler.core.state import GameState, Phase, PlayerState
+from troedler.encoding.action_ids import card_types
+from troedler.seat.observation import (
+    Observation,
+    Recall,
+    observation_problem,
+    seat_knows,
+    seen_stacks,
+)
 
 __all__ = [
     "MEMO_SIZE",
@@ -337,7 +342,7 @@ class TensorEncoder:
         Always equal to ``encode(observe(state, seat, recall=recall))``, and
         faster: the rows of players who did not change since this encoder's
         last call are not built again, nor the stacks while no card was laid
-        or discarded. Who knows which hand is :func:`troedler.views.seat_knows`,
+        or discarded. Who knows which hand is :func:`troedler.seat.observation.seat_knows`,
         as for :func:`~troedler.observe`. The tests check the equality over
         thousands of reachable states, for every seat and both recalls.
         """

@@ -17,30 +17,32 @@ from typing import Any
 
 import attrs
 
-from troedler.actions import hand_limit_discards
-from troedler.board import Board
-from troedler.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
-from troedler.datafile import Fields, describe
-from troedler.errors import (
+from troedler.core.actions import hand_limit_discards
+from troedler.core.board import Board
+from troedler.core.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
+from troedler.core.datafile import Fields, describe
+from troedler.core.errors import (
     ConfigurationError,
     FormatError,
     IllegalMoveError,
     NotationError,
     quote,
 )
-from troedler.legal import apply_move
-from troedler.limits import (
+from troedler.core.legal import apply_move
+from troedler.core.limits import (
     MAX_MOVES,
     MAX_SEAT_NAME,
     check_seat_names,
     check_seed,
     seat_name_problem,
 )
-from troedler.moves import DiscardCard, EndTurn, Move
-from troedler.notation import MAX_TEXT, parse_move
-from troedler.rules import Rules
-from troedler.scoring import Outcome, outcome
-from troedler.serialization import (
+from troedler.core.moves import DiscardCard, EndTurn, Move
+from troedler.core.rulebook import Rules
+from troedler.core.scoring import Outcome, outcome
+from troedler.core.setting_up import new_game
+from troedler.core.state import GameState, Phase
+from troedler.io.notation import MAX_TEXT, parse_move
+from troedler.io.state_json import (
     SEED_RANGE,
     board_and_cards,
     check_version,
@@ -49,8 +51,6 @@ from troedler.serialization import (
     rules_from_data,
     rules_to_data,
 )
-from troedler.setup import new_game
-from troedler.state import GameState, Phase
 
 __all__ = [
     "MAX_MOVES",
@@ -86,7 +86,7 @@ class GameRecord:
     """A whole game, or its beginning, as it can be stored and replayed.
 
     Building one checks every value against the domain that
-    :meth:`from_json` reads (see :mod:`troedler.limits`): the seed, a
+    :meth:`from_json` reads (see :mod:`troedler.core.limits`): the seed, a
     printable name of 1 to 64 characters per seat, at most 100,000 moves of
     text, the starting dealer a seat; sequences become tuples.
     :class:`~troedler.ConfigurationError` otherwise. Whether the moves are
@@ -175,7 +175,7 @@ class GameRecord:
 
         ``first`` must be a state :func:`troedler.new_game` returns; the moves
         are applied to check them and to find the result. ``seats`` are 1 to
-        64 printable characters each (see :mod:`troedler.limits`); at most
+        64 printable characters each (see :mod:`troedler.core.limits`); at most
         100,000 moves. :class:`~troedler.ConfigurationError` otherwise.
         """
         if not isinstance(first, GameState):

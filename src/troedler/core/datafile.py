@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from troedler.errors import FormatError, quote
+from troedler.core.errors import FormatError, quote
 
 __all__ = ["Fields", "array_items", "describe", "read_packaged_toml", "read_toml"]
 
@@ -151,5 +151,5 @@ def array_items(source: str, path: str, value: object, most: int) -> list[tuple[
 
 def describe(value: object) -> str:
     """A short description of ``value`` for an error message: its type and a
-    bounded quotation (see :func:`troedler.errors.quote`)."""
+    bounded quotation (see :func:`troedler.core.errors.quote`)."""
     return f"{type(value).__name__} {quote(value)}"

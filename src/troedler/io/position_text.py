@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from troedler.board import Board, default_board
-from troedler.cards import (
+from troedler.core.board import Board, default_board
+from troedler.core.cards import (
     EXTRA_GOOD,
     MAX_POINTS,
     ROUTE_CARDS,
@@ -34,17 +34,16 @@ from troedler.cards import (
     CardCatalogue,
     RequestCard,
     default_cards,
+    fingerprint,
     sort_hand,
 )
-from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
-from troedler.goods import Goods
-from troedler.invariants import located_problems, problems
-from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
-from troedler.pile import Pile
-from troedler.rulebook import MAX_CARDS, TOTAL_GOODS
-from troedler.rules import OPTION_RANGES, Rules
-from troedler.serialization import fingerprint
-from troedler.state import GameState, Phase, PlayerState, Turn
+from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote, some_of
+from troedler.core.goods import Goods
+from troedler.core.invariants import located_problems, problems
+from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
+from troedler.core.pile import Pile
+from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, TOTAL_GOODS, Rules
+from troedler.core.state import GameState, Phase, PlayerState, Turn
 
 __all__ = ["MAX_POSITION_CHARS", "card_codes", "from_position_text", "position_text"]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from troedler.cards import Card
+from troedler.core.cards import Card
 
 __all__ = ["Pile"]
 
@@ -22,7 +22,7 @@ __all__ = ["Pile"]
 class Pile:
     """A stack of cards, bottom to top, compared by the cards it holds.
 
-    >>> from troedler.cards import parse_card
+    >>> from troedler.core.cards import parse_card
     >>> pile = Pile.of([parse_card("trail")]).add([parse_card("feed")])
     >>> [str(card) for card in pile], str(pile.top), len(pile)
     (['trail', 'feed'], 'feed', 2)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from troedler.errors import ConfigurationError, quote
-from troedler.rulebook import most_shuffles
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.rulebook import most_shuffles
 
 __all__ = [
     "MAX_MOVES",
@@ -59,7 +59,7 @@ def check_seed(seed: object) -> int:
     >>> check_seed(-1)
     Traceback (most recent call last):
     ...
-    troedler.errors.ConfigurationError: the seed must be an int 0 to 2**64-1, not -1
+    troedler.core.errors.ConfigurationError: the seed must be an int 0 to 2**64-1, not -1
     """
     if type(seed) is not int or not MIN_SEED <= seed <= MAX_SEED:
         raise ConfigurationError(f"the seed must be an int 0 to 2**64-1, not {quote(seed)}")

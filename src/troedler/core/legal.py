@@ -10,16 +10,16 @@ from __future__ import annotations
 import functools
 from typing import cast
 
-from troedler import actions
-from troedler.cards import (
+from troedler.core import actions
+from troedler.core.cards import (
     ExtraGoodCard,
     RequestCard,
     RouteCard,
     SpecialFeedCard,
 )
-from troedler.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.goods import Goods
-from troedler.moves import (
+from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
+from troedler.core.goods import Goods
+from troedler.core.moves import (
     DISCARD_PILE_MOVES,
     END_TURN,
     EXTRA_GOOD_MOVES,
@@ -30,8 +30,8 @@ from troedler.moves import (
     board_moves,
     discard_move,
 )
-from troedler.rulebook import MAX_PLAYERS, dealer_discards_first, pile_count
-from troedler.state import GameState, Phase
+from troedler.core.rulebook import MAX_PLAYERS, dealer_discards_first, pile_count
+from troedler.core.state import GameState, Phase
 
 __all__ = ["apply_move", "is_legal", "legal_moves", "verify_move"]
 
@@ -198,7 +198,7 @@ def verify_move(state: GameState, move: Move, *, seat: int | None = None) -> Mov
     >>> verify_move(new_game(2, seed=5), TakePile(0))
     Traceback (most recent call last):
     ...
-    troedler.errors.IllegalMoveError: R4: seat 0, the dealer, first discards one of the 3 piles
+    troedler.core.errors.IllegalMoveError: R4: seat 0, the dealer, first discards one of the 3 piles
     """
     _verify_mover(state, move, seat)
     check, _act = _RULES[type(move)]

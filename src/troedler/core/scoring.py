@@ -6,10 +6,10 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from troedler.cards import Card, RequestCard, SpecialFeedCard
-from troedler.errors import ConfigurationError, TroedlerError, quote
-from troedler.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
-from troedler.state import GameState
+from troedler.core.cards import Card, RequestCard, SpecialFeedCard
+from troedler.core.errors import ConfigurationError, TroedlerError, quote
+from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
+from troedler.core.state import GameState
 
 __all__ = [
     "TWO_PLAYER_DAMAGE_MARGIN",

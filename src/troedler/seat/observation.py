@@ -22,8 +22,8 @@ from typing import Literal
 
 import attrs
 
-from troedler.board import Board
-from troedler.cards import (
+from troedler.core.board import Board
+from troedler.core.cards import (
     CARD_TYPES,
     Card,
     CardCatalogue,
@@ -31,22 +31,22 @@ from troedler.cards import (
     SpecialFeedCard,
     sort_hand,
 )
-from troedler.errors import ConfigurationError, quote
-from troedler.goods import Goods
-from troedler.invariants import cards_in_play, public_problems
-from troedler.legal import legal_moves
-from troedler.limits import MAX_ROUNDS, MAX_SHUFFLES
-from troedler.moves import Move
-from troedler.pile import Pile
-from troedler.rulebook import (
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.goods import Goods
+from troedler.core.invariants import cards_in_play, public_problems
+from troedler.core.legal import legal_moves
+from troedler.core.limits import MAX_ROUNDS, MAX_SHUFFLES
+from troedler.core.moves import Move
+from troedler.core.pile import Pile
+from troedler.core.rulebook import (
     MAX_CARDS,
     SETUP_SHUFFLES,
     VALUE_PILE_TYPES,
+    Rules,
     discard_candidates,
     setup_pile_hidden,
 )
-from troedler.rules import Rules
-from troedler.state import GameState, Phase, PlayerState, Turn
+from troedler.core.state import GameState, Phase, PlayerState, Turn
 
 _CARD_TYPE_SET = frozenset(CARD_TYPES)
 _CARD_OR_NONE = _CARD_TYPE_SET | {type(None)}
@@ -144,7 +144,7 @@ def seat_knows(seat: int, other: int, perfect: bool) -> bool:
 
     A seat knows its own; with perfect recall it knows everyone's, having
     seen every card go into them. :func:`observe` and the tensors of
-    :mod:`troedler.adapters.tensors` both ask this.
+    :mod:`troedler.encoding.tensors` both ask this.
     """
     return perfect or other == seat
 
@@ -507,7 +507,7 @@ def observation_problem(observation: object) -> str | None:
     types, seats and villages, per-seat sizes that agree with the cards
     shown, unknown cards exactly where the seat's recall leaves them unknown,
     and then the facts every seat sees with the same checks as a full state
-    (:func:`troedler.invariants.public_problems`): the 48 goods, hands no
+    (:func:`troedler.core.invariants.public_problems`): the 48 goods, hands no
     larger than the rules allow (R4, T7), the dealer piles, the set-up pile
     (I2) and the turn (T4, T7).
     """

@@ -6,7 +6,7 @@ board with one card catalogue, so that each id has one meaning in every
 state and every phase: on the default board id 140 is "bridge to
 Knockando, taking a vase" (``bridge Knockando +V``) wherever it is legal.
 The ids depend only on the board and the cards, which
-:func:`troedler.serialization.fingerprint` identifies, and not on the
+:func:`troedler.io.state_json.fingerprint` identifies, and not on the
 number of players.
 
 The ids come in sections, in this order (``docs/rl.md`` has the table
@@ -54,8 +54,8 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from troedler.board import Board, RouteKind, default_board
-from troedler.cards import (
+from troedler.core.board import Board, RouteKind, default_board
+from troedler.core.cards import (
     EXTRA_GOOD,
     ROUTE_CARDS,
     SPECIAL_FEED,
@@ -63,13 +63,14 @@ from troedler.cards import (
     CardCatalogue,
     RequestCard,
     default_cards,
+    fingerprint,
     sort_hand,
 )
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError, IllegalMoveError, TroedlerError
-from troedler.goods import Good, Goods
-from troedler.legal import MAX_PILES, apply_move, legal_moves
-from troedler.moves import (
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError, IllegalMoveError, TroedlerError
+from troedler.core.goods import Good, Goods
+from troedler.core.legal import MAX_PILES, apply_move, legal_moves
+from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
     EndTurn,
@@ -81,8 +82,7 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.serialization import fingerprint
-from troedler.state import GameState
+from troedler.core.state import GameState
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",
@@ -217,7 +217,7 @@ class ActionLayout:
     board: Board
     cards: CardCatalogue
     fingerprint: str
-    """:func:`troedler.serialization.fingerprint` of board and cards."""
+    """:func:`troedler.io.state_json.fingerprint` of board and cards."""
     version: int
     """:data:`ACTION_LAYOUT_VERSION`."""
     sections: tuple[Section, ...]

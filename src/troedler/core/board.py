@@ -19,8 +19,8 @@ from typing import Any
 
 import attrs
 
-from troedler.datafile import Fields, read_packaged_toml, read_toml
-from troedler.errors import ConfigurationError, FormatError, NotationError, quote
+from troedler.core.datafile import Fields, read_packaged_toml, read_toml
+from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote
 
 __all__ = [
     "NUM_START_VILLAGES",

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, TypeVar, cast
 
-from troedler.board import RouteKind
-from troedler.cards import (
+from troedler.core.board import RouteKind
+from troedler.core.cards import (
     CARD_TYPES,
     EXTRA_GOOD,
     ROUTE_CARDS,
@@ -38,10 +38,9 @@ from troedler.cards import (
     hand_without,
     sort_hand,
 )
-from troedler.chance import shuffled
-from troedler.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.goods import Good, Goods
-from troedler.moves import (
+from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
+from troedler.core.goods import Good, Goods
+from troedler.core.moves import (
     DISCARD_PILE_MOVES,
     END_TURN,
     EXTRA_GOOD_MOVES,
@@ -60,8 +59,8 @@ from troedler.moves import (
     board_moves,
     discard_move,
 )
-from troedler.pile import Pile
-from troedler.rulebook import (
+from troedler.core.pile import Pile
+from troedler.core.rulebook import (
     PILE_SIZE,
     dealer_discards_first,
     discard_candidates,
@@ -71,7 +70,8 @@ from troedler.rulebook import (
     pile_count,
     round_cards,
 )
-from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
+from troedler.core.shuffle import shuffled
+from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "PILE_SIZE",
@@ -1033,7 +1033,7 @@ def __getattr__(name: str) -> object:
 
         verify = globals()[f"verify_{name[4:]}"]
         warnings.warn(
-            f"troedler.actions.{name} is deprecated: use troedler.is_legal(state, move)",
+            f"troedler.core.actions.{name} is deprecated: use troedler.is_legal(state, move)",
             DeprecationWarning,
             stacklevel=2,
         )

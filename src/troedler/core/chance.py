@@ -36,13 +36,13 @@ player decision is the same, so both modes give the same distribution of games.
 
 from __future__ import annotations
 
-from troedler.actions import forming_outcomes, turn_up
-from troedler.cards import CARD_TYPES, Card
-from troedler.datafile import describe
-from troedler.errors import IllegalMoveError
-from troedler.goods import Good
-from troedler.setup import deal, new_explicit_game, setup_outcomes
-from troedler.state import GameState, Phase
+from troedler.core.actions import forming_outcomes, turn_up
+from troedler.core.cards import CARD_TYPES, Card
+from troedler.core.datafile import describe
+from troedler.core.errors import IllegalMoveError
+from troedler.core.goods import Good
+from troedler.core.setting_up import deal, new_explicit_game, setup_outcomes
+from troedler.core.state import GameState, Phase
 
 __all__ = [
     "ChanceOutcome",

@@ -8,9 +8,9 @@ from typing import cast
 
 import attrs
 
-from troedler.actions import form_piles, start_forming
-from troedler.board import Board, default_board
-from troedler.cards import (
+from troedler.core.actions import form_piles, start_forming
+from troedler.core.board import Board, default_board
+from troedler.core.cards import (
     CARD_TYPES,
     EXTRA_GOOD,
     SPECIAL_FEED,
@@ -23,15 +23,14 @@ from troedler.cards import (
     hand_index,
     sort_hand,
 )
-from troedler.chance import shuffled
-from troedler.datafile import describe
-from troedler.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.goods import GOODS_PER_KIND, Good, Goods
-from troedler.limits import check_seed
-from troedler.pile import Pile
-from troedler.rulebook import SETUP_SHUFFLES, setup_portion
-from troedler.rules import Rules
-from troedler.state import NO_TURN, GameState, Phase, PlayerState
+from troedler.core.datafile import describe
+from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
+from troedler.core.goods import GOODS_PER_KIND, Good, Goods
+from troedler.core.limits import check_seed
+from troedler.core.pile import Pile
+from troedler.core.rulebook import SETUP_SHUFFLES, Rules, setup_portion
+from troedler.core.shuffle import shuffled
+from troedler.core.state import NO_TURN, GameState, Phase, PlayerState
 
 __all__ = ["SETUP_SHUFFLES", "deal", "new_explicit_game", "new_game", "setup_outcomes"]
 
@@ -156,7 +155,7 @@ def new_explicit_game(
     """A new game whose chance is dealt by the caller: a state at its first chance node.
 
     The set-up (S4-S6) and forming the dealer piles (R2, R3) then wait, good
-    by good and card by card, for :func:`troedler.explicit.apply_chance`.
+    by good and card by card, for :func:`troedler.core.chance.apply_chance`.
     ``rules`` default to the rulebook's with ``explicit_chance`` on.
 
     >>> state = new_explicit_game(3)

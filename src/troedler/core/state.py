@@ -13,13 +13,12 @@ import enum
 
 import attrs
 
-from troedler.board import Board
-from troedler.cards import SPECIAL_FEED, Card, CardCatalogue, RequestCard, hand_count
-from troedler.errors import ConfigurationError, quote
-from troedler.goods import Goods
-from troedler.pile import Pile
-from troedler.rulebook import SETUP_SHUFFLES, START_HAND, TOTAL_GOODS
-from troedler.rules import Rules
+from troedler.core.board import Board
+from troedler.core.cards import SPECIAL_FEED, Card, CardCatalogue, RequestCard, hand_count
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.goods import Goods
+from troedler.core.pile import Pile
+from troedler.core.rulebook import SETUP_SHUFFLES, START_HAND, TOTAL_GOODS, Rules
 
 __all__ = [
     "NO_TURN",
@@ -38,7 +37,7 @@ class Phase(enum.Enum):
 
     Setting up and forming the dealer piles take no decision: a seeded game
     does them at once and never stops in those phases. A game with explicit
-    chance (:func:`troedler.explicit.new_explicit_game`) waits in them for
+    chance (:func:`troedler.core.chance.new_explicit_game`) waits in them for
     each good or card that chance turns up.
     """
 
@@ -63,7 +62,7 @@ class PlayerState:
     cart: str
     """The village where the player's cart stands."""
     hand: tuple[Card, ...]
-    """Cards in hand, in :func:`~troedler.cards.card_sort_key` order."""
+    """Cards in hand, in :func:`~troedler.core.cards.card_sort_key` order."""
     goods: Goods
     """Goods the player has collected and not yet delivered."""
     value_pile: tuple[Card, ...] = ()

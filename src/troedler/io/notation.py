@@ -1,4 +1,4 @@
-"""Reading moves from their notation; :mod:`troedler.moves` writes it.
+"""Reading moves from their notation; :mod:`troedler.core.moves` writes it.
 
 ``parse_move(str(move), state) == move`` for every move, and
 ``str(parse_move(text, state)) == text`` for every move written as
@@ -7,12 +7,12 @@
 
 from __future__ import annotations
 
-from troedler.board import RouteKind
-from troedler.cards import RequestCard, parse_card
-from troedler.errors import NotationError, quote
-from troedler.goods import Good, Goods
-from troedler.invariants import cards_in_play
-from troedler.moves import (
+from troedler.core.board import RouteKind
+from troedler.core.cards import RequestCard, parse_card
+from troedler.core.errors import NotationError, quote
+from troedler.core.goods import Good, Goods
+from troedler.core.invariants import cards_in_play
+from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
     EndTurn,
@@ -24,7 +24,7 @@ from troedler.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.state import GameState
+from troedler.core.state import GameState
 
 __all__ = ["parse_move"]
 

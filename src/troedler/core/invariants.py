@@ -2,11 +2,11 @@
 
 :func:`check_invariants` raises on a state that breaks them, :func:`problems`
 lists what is wrong as sentences. The records themselves live in
-:mod:`troedler.state` and check nothing when they are built: the engine
+:mod:`troedler.core.state` and check nothing when they are built: the engine
 builds a state or two at every move, and states come in from outside only
 through the readers, which check here. The facts of the rules the checks
 rest on (who takes the next pile, which card may be discarded next, goods
-conservation) are :mod:`troedler.rulebook`'s, the same the actions ask.
+conservation) are :mod:`troedler.core.rulebook`'s, the same the actions ask.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 
-from troedler.board import Board
-from troedler.cards import (
+from troedler.core.board import Board
+from troedler.core.cards import (
     CARD_TYPES,
     EXTRA_GOOD,
     SPECIAL_FEED,
@@ -28,16 +28,17 @@ from troedler.cards import (
     hand_count,
     sort_hand,
 )
-from troedler.errors import TroedlerError, quote, some_of
-from troedler.goods import GOODS_PER_KIND, Goods
-from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
-from troedler.rulebook import (
+from troedler.core.errors import TroedlerError, quote, some_of
+from troedler.core.goods import GOODS_PER_KIND, Goods
+from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
+from troedler.core.rulebook import (
     MAX_CARDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PILE_SIZE,
     SETUP_SHUFFLES,
     VALUE_PILE_TYPES,
+    Rules,
     discard_candidates,
     goods_per_kind,
     goods_problem,
@@ -50,8 +51,7 @@ from troedler.rulebook import (
     setup_portion,
     taker,
 )
-from troedler.rules import Rules
-from troedler.state import NO_TURN, GameState, Phase, PlayerState, Turn
+from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "Problem",
@@ -105,7 +105,7 @@ def check_invariants(state: GameState) -> None:
 
     A state is reachable-shaped when every field holds values of its type
     (tuples, not lists), the seed, round and shuffle count lie in the domain
-    of :mod:`troedler.limits`, the 48 goods (8 of each kind) are all in
+    of :mod:`troedler.core.limits`, the 48 goods (8 of each kind) are all in
     villages or with players, every card of the game is in exactly one
     place, phase, seats and piles agree, every hand is no larger than the
     hand limit (T7) and the piles taken (R4) allow at that moment, and,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from troedler.errors import ConfigurationError, NotationError, quote
+from troedler.core.errors import ConfigurationError, NotationError, quote
 
 __all__ = ["GOOD_CODES", "Good", "Goods"]
 

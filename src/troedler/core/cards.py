@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
+import json
 import operator
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -23,10 +25,10 @@ from typing import Any, ClassVar
 
 import attrs
 
-from troedler.board import RouteKind
-from troedler.datafile import Fields, read_packaged_toml, read_toml
-from troedler.errors import ConfigurationError, NotationError, quote
-from troedler.goods import Goods
+from troedler.core.board import Board, RouteKind
+from troedler.core.datafile import Fields, read_packaged_toml, read_toml
+from troedler.core.errors import ConfigurationError, NotationError, quote
+from troedler.core.goods import Goods
 
 __all__ = [
     "CARD_TYPES",
@@ -42,6 +44,7 @@ __all__ = [
     "StartingSet",
     "card_sort_key",
     "default_cards",
+    "fingerprint",
     "hand_count",
     "hand_counts",
     "hand_index",
@@ -392,3 +395,20 @@ def load_cards(path: str | Path) -> CardCatalogue:
 def default_cards() -> CardCatalogue:
     """The reconstructed default card catalogue shipped with troedler (C2, C5)."""
     return _cards_from_toml(*read_packaged_toml("cards.toml"))
+
+
+@functools.lru_cache(maxsize=16)
+def fingerprint(board: Board, cards: CardCatalogue) -> str:
+    """A short hash of the board and card catalogue a game was played with."""
+    data = {
+        "villages": [[v.name, v.number] for v in board.villages],
+        "routes": [[*r.ends, r.kind.code] for r in board.routes],
+        "start_villages": list(board.start_villages),
+        "route_cards": [str(card) for card in cards.routes],
+        "requests": [str(card) for card in cards.requests],
+        "special_feed": cards.special_feed,
+        "extra_goods": cards.extra_goods,
+        "starting_sets": [[s.village, s.route.code, str(s.request)] for s in cards.starting_sets],
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -3,8 +3,8 @@
 :class:`NeuralBot` reads a weight file written by a training run (for
 instance ``examples/ppo_train.py`` on the JAX engine) and plays the masked
 policy it holds: the observation of its seat as the tensor of
-:mod:`troedler.adapters.tensors`, a small network of dense layers, and a
-distribution over the legal action ids of :mod:`troedler.adapters.actions`.
+:mod:`troedler.encoding.tensors`, a small network of dense layers, and a
+distribution over the legal action ids of :mod:`troedler.encoding.action_ids`.
 It needs numpy, not JAX.
 
 A weight file is a ``.npz`` archive read with ``allow_pickle=False``: the
@@ -29,14 +29,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from troedler.adapters.actions import ACTION_LAYOUT_VERSION, action_layout
-from troedler.adapters.tensors import TENSOR_LAYOUT_VERSION, observation_tensor, tensor_layout
-from troedler.board import default_board
-from troedler.cards import default_cards
-from troedler.errors import ConfigurationError, quote
-from troedler.moves import Move
-from troedler.serialization import fingerprint
-from troedler.views import Observation
+from troedler.core.board import default_board
+from troedler.core.cards import default_cards, fingerprint
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.moves import Move
+from troedler.encoding.action_ids import ACTION_LAYOUT_VERSION, action_layout
+from troedler.encoding.tensors import TENSOR_LAYOUT_VERSION, observation_tensor, tensor_layout
+from troedler.seat.observation import Observation
 
 __all__ = [
     "FORMAT",
@@ -184,7 +183,7 @@ class Policy:
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """The logits over every action id and the value, for one tensor or a batch.
 
-        ``tensors`` has :func:`~troedler.adapters.tensors.tensor_layout`'s size
+        ``tensors`` has :func:`~troedler.encoding.tensors.tensor_layout`'s size
         as its last axis; the logits have the action layout's size, the value
         is one number per tensor.
         """
@@ -294,13 +293,13 @@ class NeuralBot:
     """Plays the policy of a weight file (see :func:`load_policy`).
 
     It sees only its observation: the tensor of its seat is computed from it
-    with :func:`~troedler.adapters.tensors.observation_tensor`, the legal
+    with :func:`~troedler.encoding.tensors.observation_tensor`, the legal
     moves become action ids, and the move is drawn from the network's
     distribution over them with ``rng`` (or, with ``greedy``, the most likely
     one is taken, the first of equals in legal-move order).
 
     ``NeuralBot(path)`` reads the file once; tournaments can name it as
-    ``"troedler.adapters.neural:NeuralBot:PATH"``.
+    ``"troedler.bots.neural:NeuralBot:PATH"``.
     """
 
     def __init__(self, path: str | Path, *, greedy: bool = False, name: str = "neural") -> None:

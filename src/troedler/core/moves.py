@@ -23,11 +23,11 @@ import functools
 
 import attrs
 
-from troedler.board import Board, RouteKind
-from troedler.cards import CARD_TYPES, Card, RequestCard
-from troedler.errors import ConfigurationError, quote
-from troedler.goods import Good, Goods
-from troedler.rulebook import MAX_PLAYERS, pile_count
+from troedler.core.board import Board, RouteKind
+from troedler.core.cards import CARD_TYPES, Card, RequestCard
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.goods import Good, Goods
+from troedler.core.rulebook import MAX_PLAYERS, pile_count
 
 __all__ = [
     "DiscardCard",

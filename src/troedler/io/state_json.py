@@ -9,28 +9,26 @@ The format is documented in ``docs/format.md``.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 from typing import Any
 
-from troedler.board import Board, default_board
-from troedler.cards import (
+from troedler.core.board import Board, default_board
+from troedler.core.cards import (
     Card,
     CardCatalogue,
     default_cards,
+    fingerprint,
     parse_card,
     sort_hand,
 )
-from troedler.datafile import Fields, array_items, describe
-from troedler.errors import ConfigurationError, FormatError, NotationError, quote, some_of
-from troedler.goods import Goods
-from troedler.invariants import located_problems, problems
-from troedler.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
-from troedler.pile import Pile
-from troedler.rulebook import MAX_CARDS, TOTAL_GOODS, pile_count
-from troedler.rules import OPTION_RANGES, Rules
-from troedler.state import GameState, Phase, PlayerState, Turn
+from troedler.core.datafile import Fields, array_items, describe
+from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote, some_of
+from troedler.core.goods import Goods
+from troedler.core.invariants import located_problems, problems
+from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
+from troedler.core.pile import Pile
+from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, TOTAL_GOODS, Rules, pile_count
+from troedler.core.state import GameState, Phase, PlayerState, Turn
 
 __all__ = [
     "MAX_JSON_CHARS",
@@ -55,26 +53,9 @@ MAX_JSON_CONTAINERS = 2_000
 30, a record about 10 (and seat names may hold a few). Counted before
 parsing, so a text of a million empty objects costs milliseconds."""
 SEED_RANGE = (MIN_SEED, MAX_SEED)
-"""The seeds a document may hold (see :mod:`troedler.limits`)."""
+"""The seeds a document may hold (see :mod:`troedler.core.limits`)."""
 MAX_CARDS_IN_LIST = MAX_CARDS
 """Most cards one list of a document may hold."""
-
-
-@functools.lru_cache(maxsize=16)
-def fingerprint(board: Board, cards: CardCatalogue) -> str:
-    """A short hash of the board and card catalogue a game was played with."""
-    data = {
-        "villages": [[v.name, v.number] for v in board.villages],
-        "routes": [[*r.ends, r.kind.code] for r in board.routes],
-        "start_villages": list(board.start_villages),
-        "route_cards": [str(card) for card in cards.routes],
-        "requests": [str(card) for card in cards.requests],
-        "special_feed": cards.special_feed,
-        "extra_goods": cards.extra_goods,
-        "starting_sets": [[s.village, s.route.code, str(s.request)] for s in cards.starting_sets],
-    }
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # --- writing -----------------------------------------------------------------
