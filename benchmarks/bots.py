@@ -28,7 +28,7 @@ from typing import Any
 
 from troedler.bots import GreedyBot, ISMCTSBot, play_game
 from troedler.core.moves import Move
-from troedler.seat.observation import Observation
+from troedler.seat import Observation
 from troedler.simulation import default_workers, game_seed, tournament, wilson_interval
 
 

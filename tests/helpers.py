@@ -13,6 +13,7 @@ from troedler import (
     Move,
     apply_move,
     from_position_text,
+    legal_moves,
     new_game,
     observe,
     parse_card,
@@ -120,4 +121,4 @@ def greedy_move(state: GameState, rng: random.Random | None = None) -> Move:
     seat = state.current_player
     assert seat is not None, "the game is over"
     seen = observe(state, seat)
-    return _GREEDY.choose(seen, seen.legal_moves, rng or random.Random(0))
+    return _GREEDY.choose(seen, legal_moves(state), rng or random.Random(0))

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from troedler import new_game, observe
+from troedler import legal_moves, new_game, observe
 from troedler.bots import GreedyBot, RandomBot
 from troedler.bots.base import BotFailed
 from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
 from troedler.core.moves import Move
-from troedler.seat.observation import Observation
+from troedler.seat import Observation
 
 
 class Raising:
@@ -60,7 +60,7 @@ def _asked(bot: object, **options: float) -> Move | BotFailure:
 def test_a_working_bot_gives_its_legal_move() -> None:
     seen = _to_move()
     chosen = ask_bot(GreedyBot(), seen, random.Random(1), move=0)
-    assert chosen in seen.legal_moves
+    assert chosen in legal_moves(seen)
 
 
 @pytest.mark.parametrize(

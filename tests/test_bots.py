@@ -9,7 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from troedler import IllegalMoveError, Move, Observation, check_invariants, observe, replay
+from troedler import (
+    IllegalMoveError,
+    Move,
+    Observation,
+    check_invariants,
+    legal_moves,
+    observe,
+    replay,
+)
 from troedler.bots import BOTS, Bot, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
 from troedler.core.errors import ConfigurationError
 from troedler.core.moves import PlayRequest
@@ -105,7 +113,7 @@ def test_ismcts_bot_delivers_a_complete_request() -> None:
     # The cart stands in an empty village with the goods of a 7-point request.
     state = position(cart="Aberlour", hand="trail AAAB:7", goods="AAAB", villages={"Aberlour": ""})
     seen = observe(state, 0)
-    move = ISMCTSBot(iterations=60).choose(seen, seen.legal_moves, random.Random(3))
+    move = ISMCTSBot(iterations=60).choose(seen, legal_moves(seen), random.Random(3))
     assert isinstance(move, PlayRequest) and move.feed_cost == 0
 
 
@@ -113,7 +121,7 @@ def test_ismcts_bot_budget_by_time_returns_a_legal_move() -> None:
     state = position(cart="Aberlour", hand="trail moor extra ABC:4")
     seen = observe(state, 0)
     bot = ISMCTSBot(iterations=10**9, seconds=0.05)
-    assert bot.choose(seen, seen.legal_moves, random.Random(1)) in seen.legal_moves
+    assert bot.choose(seen, legal_moves(seen), random.Random(1)) in legal_moves(seen)
 
 
 @pytest.mark.parametrize(

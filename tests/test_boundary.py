@@ -23,6 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from troedler import (
+    SPECIAL_FEED,
+    UNKNOWN,
     Board,
     CardCatalogue,
     ConfigurationError,
@@ -44,13 +46,13 @@ from troedler import (
     Rules,
     TakePile,
     TroedlerError,
+    Turn,
     apply_move,
     check_invariants,
     default_board,
     default_cards,
     determinize,
     end_turn,
-    explicit,
     is_legal,
     legal_moves,
     load_board,
@@ -67,6 +69,7 @@ from troedler import (
 )
 from troedler.bots import GreedyBot, play_game
 from troedler.bots.base import Bot
+from troedler.core import chance
 from troedler.core import goods as goods_module
 
 from .helpers import play, position
@@ -205,34 +208,40 @@ def _observation(seed: int = 4) -> Any:
     return observe(state, 1, recall="table")
 
 
-@pytest.mark.parametrize(
-    "edit",
-    [
-        {"carts": ("Atlantis", "Aberlour", "Aberlour")},
-        {"hand_sizes": (3, 7, 9)},
-        {"seat": 3},
-        {"seat": True},
-        {"dealer": -1},
-        {"current_player": 7},
-        {"village_goods": ()},
-        {"delivered_to": ("Atlantis",)},
-        {"game_round_pile_size": -4},
-    ],
-    ids=lambda edit: next(iter(edit)),
-)
+def _player(seen: Any, seat: int, **changes: Any) -> tuple[Any, ...]:
+    players = list(seen.players)
+    players[seat] = attrs.evolve(players[seat], **changes)
+    return tuple(players)
+
+
+_BROKEN = {
+    "cart": lambda o: {"players": _player(o, 0, cart="Atlantis")},
+    "hand size": lambda o: {"players": _player(o, 2, hand=(UNKNOWN,) * 9)},
+    "seat": lambda o: {"seat": 3},
+    "seat bool": lambda o: {"seat": True},
+    "dealer": lambda o: {"dealer": -1},
+    "current player": lambda o: {"current_player": 7},
+    "village goods": lambda o: {"village_goods": ()},
+    "delivered to": lambda o: {"turn": Turn(delivered_to=("Atlantis",))},
+    "known face-down card": lambda o: {"game_round_pile": (SPECIAL_FEED, *o.game_round_pile[1:])},
+    "unknown own card": lambda o: {"players": _player(o, 1, hand=(UNKNOWN,) * 7)},
+}
+
+
+@pytest.mark.parametrize("broken", sorted(_BROKEN))
 def test_read_playable_determinize_refuses_observations_that_break_their_invariants(
-    edit: dict[str, Any],
+    broken: str,
 ) -> None:
-    broken = attrs.evolve(_observation(), **edit)
+    seen = _observation()
     with pytest.raises(TroedlerError):
-        determinize(broken, random.Random(0))
+        determinize(attrs.evolve(seen, **_BROKEN[broken](seen)), random.Random(0))
 
 
 def test_read_playable_determinize_answers_only_with_its_observation() -> None:
     seen = _observation()
     # A hidden hand shown to the seat: no state can be observed like that.
-    shown = attrs.evolve(seen, hands=(seen.hands[0], seen.hands[1], seen.hands[1]))
-    with pytest.raises(TroedlerError):
+    shown = attrs.evolve(seen, players=_player(seen, 2, hand=seen.players[1].hand))
+    with pytest.raises(TroedlerError, match="players does not show what seat 1 knows"):
         determinize(shown, random.Random(0))
     dealt = determinize(seen, random.Random(0))
     assert observe(dealt, 1, recall="table") == seen
@@ -475,15 +484,15 @@ def _reachable_pool() -> tuple[str, ...]:
     # Games with explicit chance stop while chance sets up and forms piles.
     for players in (2, 4):
         rng = random.Random(players)
-        state = explicit.new_explicit_game(players)
+        state = chance.new_explicit_game(players)
         for step in range(700):
             if step in (0, 5, 40, 49, 60, 70, 300, 650) or state.is_over:
                 texts.append(state_to_json(state))
             if state.is_over:
                 break
-            if explicit.is_chance_node(state):
-                outcomes = explicit.chance_outcomes(state)
-                state = explicit.apply_chance(state, rng.choice(outcomes)[0])
+            if chance.is_chance_node(state):
+                outcomes = chance.chance_outcomes(state)
+                state = chance.apply_chance(state, rng.choice(outcomes)[0])
             else:
                 state = apply_move(state, rng.choice(legal_moves(state)))
     return tuple(texts)
@@ -557,9 +566,9 @@ def play_on_a_loaded_state(text: str, rng: random.Random) -> bool:
         if state.is_over:
             break
         try:
-            if explicit.is_chance_node(state):
-                outcome = rng.choice(explicit.chance_outcomes(state))[0]
-                state = explicit.apply_chance(state, outcome)
+            if chance.is_chance_node(state):
+                outcome = rng.choice(chance.chance_outcomes(state))[0]
+                state = chance.apply_chance(state, outcome)
             else:
                 state = apply_move(state, rng.choice(legal_moves(state)))
         except IllegalMoveError:  # the one exception the property allows
@@ -572,7 +581,7 @@ def play_on_a_loaded_state(text: str, rng: random.Random) -> bool:
         seat = state.current_player
         seen = observe(state, seat)
         try:
-            move = GreedyBot().choose(seen, seen.legal_moves, rng)
+            move = GreedyBot().choose(seen, legal_moves(seen), rng)
             apply_move(state, move)
         except IllegalMoveError:
             pass
@@ -641,10 +650,9 @@ def test_values_look_alikes_are_not_seats(seat: object) -> None:
 def test_library_errors_no_state_at_the_engine_doors() -> None:
     move = legal_moves(new_game(2, seed=1))[0]
     turns = play(new_game(3, seed=1), "take 0", "take 1", "take 2")
-    seen = observe(turns, 0)  # an observation is not a state
+    seen = observe(turns, 0)  # an observation is not a state: it lists moves, never makes them
     for call in (
         lambda: legal_moves(None),  # type: ignore[arg-type]
-        lambda: legal_moves(seen),  # type: ignore[arg-type]
         lambda: apply_move(None, move),  # type: ignore[arg-type]
         lambda: apply_move(seen, EndTurn()),  # type: ignore[arg-type]
         lambda: is_legal("state", move),  # type: ignore[arg-type]

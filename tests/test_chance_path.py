@@ -10,11 +10,9 @@ import attrs
 import pytest
 
 from troedler import GameRecord, Phase, Rules, form_piles, new_game, replay, state_from_json
-from troedler.core.actions import turn_up
 from troedler.core.cards import sort_hand
 from troedler.core.chance import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
 from troedler.core.goods import GOODS_PER_KIND, Good
-from troedler.core.setting_up import _seed_answers
 from troedler.core.shuffle import shuffled
 from troedler.core.state import GameState
 
@@ -43,7 +41,7 @@ def test_R2_seeded_forming_is_the_explicit_nodes_answered_with_the_top_cards(
     for card in reversed(order):
         if not is_chance_node(state):
             break
-        state = turn_up(state, card)
+        state = apply_chance(state, card)
     seeded_rules = attrs.evolve(explicit.rules, explicit_chance=False)
     before = attrs.evolve(
         explicit,
@@ -128,17 +126,25 @@ def test_S5_S6_a_seeded_set_up_is_the_explicit_nodes_answered_from_the_seed(
     """Every answer the seed gives is an outcome the explicit node offers, and
     the explicit game answered so, card by card, is the seeded game."""
     seeded = new_game(players, seed=seed)
-    goods, setup_pile, game_round_pile = _seed_answers(seeded.rules, seeded.cards, seed)
+    # What the seed dealt, read off the seeded game: each village's goods (in
+    # any order within the village), the set-up pile bottom to top, and the
+    # cards laid on the dealer piles, layer by layer.
+    goods = [good for village in seeded.village_goods for good in village]
+    setup_pile = seeded.discard_pile.cards
+    turned_up = [
+        pile[layer]
+        for layer in range(4)
+        for pile in seeded.dealer_piles
+        if pile is not None and len(pile) > layer
+    ]
     state = new_explicit_game(players)
     for outcome in (*goods, *setup_pile):
         assert outcome in dict(chance_outcomes(state))
         state = apply_chance(state, outcome)
     assert state.phase is Phase.FORM_PILES
-    # The seed orders exactly the cards the set-up left face down (S6).
-    assert sort_hand(game_round_pile) == state.game_round_pile
-    for card in reversed(game_round_pile):
-        if not is_chance_node(state):
-            break
+    # The seed ordered exactly the cards the set-up left face down (S6).
+    assert state.game_round_pile == sort_hand((*seeded.game_round_pile, *turned_up))
+    for card in turned_up:
         assert card in dict(chance_outcomes(state))
         state = apply_chance(state, card)
     assert state.village_goods == seeded.village_goods

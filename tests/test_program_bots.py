@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from troedler import new_game, observe
+from troedler import legal_moves, new_game, observe
 from troedler.bots import GreedyBot, RandomBot, make_bot, play_game
 from troedler.bots.program import (
     MAX_LINE,
@@ -267,7 +267,7 @@ def test_the_protocol_pages_exchange_is_what_the_python_example_and_host_say() -
     played = play_game([bot, GreedyBot()], seed=1, forfeit=True)
     first = observe(new_game(2, seed=1), 0)
     assert exchange[2]["observation"] == observation_to_data(first)
-    assert exchange[2]["legal_moves"] == [str(move) for move in first.legal_moves]
+    assert exchange[2]["legal_moves"] == [str(move) for move in legal_moves(first)]
     assert played.record.moves[0] == exchange[3]["move"]
     result = played.record.result
     assert result is not None

@@ -13,10 +13,12 @@ from tests.helpers import position
 from tests.reachable import reachable_states
 from troedler import (
     SPECIAL_FEED,
+    UNKNOWN,
     ConfigurationError,
     Observation,
     Phase,
     RequestCard,
+    Turn,
     apply_move,
     determinize,
     legal_moves,
@@ -24,7 +26,7 @@ from troedler import (
     observe,
 )
 from troedler.core.chance import apply_chance, chance_outcomes, is_chance_node, new_explicit_game
-from troedler.seat.observation import Recall
+from troedler.seat import Recall
 
 np = pytest.importorskip("numpy")
 
@@ -108,7 +110,7 @@ def _check_slices(seen: Observation) -> None:
     types = layout.card_types
 
     def counts(cards: object) -> list[float]:
-        counter = Counter(card for card in cards if card is not None)  # type: ignore[attr-defined]
+        counter = Counter(card for card in cards if card is not UNKNOWN)  # type: ignore[attr-defined]
         return [float(counter[card]) for card in types]
 
     villages = [v.name for v in seen.board.villages]
@@ -116,18 +118,19 @@ def _check_slices(seen: Observation) -> None:
     assert views["round"].tolist() == [seen.round]
     assert views["recall"].tolist() == [float(seen.recall == "perfect")]
     assert views["phase"].tolist() == [float(phase is seen.phase) for phase in Phase]
-    assert views["discards_due"].tolist() == [seen.discards_due]
+    assert views["discards_due"].tolist() == [seen.turn.discards_due]
     for row in range(n):
         seat = (seen.seat + row) % n
-        assert views["carts"][row].tolist() == [float(v == seen.carts[seat]) for v in villages]
-        assert views["goods"][row].tolist() == list(seen.goods[seat].counts)
-        assert views["hand_sizes"][row] == seen.hand_sizes[seat]
-        hand = seen.hands[seat]
-        assert views["hands_known"][row] == (hand is not None)
-        assert views["hands"][row].tolist() == counts(hand or ())
-        pile = seen.value_piles[seat]
-        assert views["value_piles"][row].tolist() == counts(pile or ())
-        if pile is not None:
+        player = seen.players[seat]
+        assert views["carts"][row].tolist() == [float(v == player.cart) for v in villages]
+        assert views["goods"][row].tolist() == list(player.goods.counts)
+        assert views["hand_sizes"][row] == len(player.hand)
+        known = seen.knows_hand(seat)
+        assert views["hands_known"][row] == known
+        assert views["hands"][row].tolist() == counts(player.hand)
+        pile = player.value_pile
+        assert views["value_piles"][row].tolist() == counts(pile)
+        if known:
             requests = [card for card in pile if isinstance(card, RequestCard)]
             assert views["requests_fulfilled"][row] == len(requests)
             assert views["request_points"][row] == sum(card.points for card in requests)
@@ -135,13 +138,13 @@ def _check_slices(seen: Observation) -> None:
     assert views["dealer"][(seen.dealer - seen.seat) % n] == 1 and views["dealer"].sum() == 1
     for i, goods in enumerate(seen.village_goods):
         assert views["village_goods"][i].tolist() == list(goods.counts)
-    assert views["played"].tolist() == counts(seen.played)
+    assert views["played"].tolist() == counts(seen.turn.played)
     assert views["discard_pile"].tolist() == counts(seen.discard_pile)
-    assert views["discard_pile_unknown"][0] == seen.discard_pile.count(None)
+    assert views["discard_pile_unknown"][0] == seen.discard_pile.cards.count(UNKNOWN)
     for i, dealer_pile in enumerate(seen.dealer_piles):
         assert views["dealer_piles"][i].tolist() == counts(dealer_pile or ())
         assert views["dealer_piles_present"][i] == (dealer_pile is not None)
-    assert views["game_round_pile_size"][0] == seen.game_round_pile_size
+    assert views["game_round_pile_size"][0] == len(seen.game_round_pile)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -240,10 +243,11 @@ def test_state_tensor_refuses_bad_input() -> None:
 
 def test_hand_made_observations_no_game_can_give_are_refused() -> None:
     seen = observe(new_game(3, seed=1), 0)
+    lost = attrs.evolve(seen.players[1], cart="Nowhere")
     for bad, reason in [
-        (attrs.evolve(seen, game_round_pile_size=300), "out of range"),
-        (attrs.evolve(seen, carts=("Nowhere",) * 3), "village not on the board"),
-        (attrs.evolve(seen, played=("x",)), "played must be a tuple of cards"),
+        (attrs.evolve(seen, game_round_pile=(UNKNOWN,) * 300), "more places than unknown cards"),
+        (attrs.evolve(seen, players=(seen.players[0], lost, seen.players[2])), "unknown village"),
+        (attrs.evolve(seen, turn=Turn(played=("x",))), "played this turn holds 'x'"),  # type: ignore[arg-type]
     ]:
         with pytest.raises(ConfigurationError, match=f"not an observation of a game: .*{reason}"):
             observation_tensor(bad)

@@ -30,6 +30,21 @@ SEEDS = range(1, 13)
 GAMES = [(players, mid, seed) for players in (2, 3, 4) for mid in (True, False) for seed in SEEDS]
 MAX_DECISIONS = 400
 """Enough for several rounds and the reshuffles they bring, and a modest runtime."""
+STATE_FIELDS = (
+    "seed",
+    "shuffles",
+    "round",
+    "dealer",
+    "phase",
+    "current_player",
+    "game_round_pile",
+    "dealer_piles",
+    "discard_pile",
+    "village_goods",
+    "players",
+    "turn",
+)
+"""The fields of a state that are hashed, in the order the hashes were made with."""
 
 
 def _canonical(value: object) -> object:
@@ -44,11 +59,7 @@ def _canonical(value: object) -> object:
         return value.value
     if isinstance(value, GameState):
         # The rules, board and cards are the game's, the same in every state.
-        return tuple(
-            _canonical(getattr(value, field.name))
-            for field in attrs.fields(GameState)
-            if field.name not in ("rules", "board", "cards")
-        )
+        return tuple(_canonical(getattr(value, name)) for name in STATE_FIELDS)
     if attrs.has(type(value)):
         return (type(value).__name__,) + tuple(
             _canonical(getattr(value, field.name)) for field in attrs.fields(type(value))

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from troedler import GameState, new_game
-from troedler.seat.observation import Recall
+from troedler.seat import Recall
 from troedler.server import differential
 from troedler.server.differential import Comparison, compare_game
 from troedler.server.protocol import message_for

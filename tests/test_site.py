@@ -32,6 +32,7 @@ from tests.test_docs import RULE_IDS  # noqa: E402
 PUBLIC_MODULES = [
     "troedler",
     "troedler.bots",
+    "troedler.seat",
     "troedler.core.chance",
     "troedler.simulation",
     "troedler.svg",
@@ -44,7 +45,7 @@ PUBLIC_MODULES = [
     "troedler.jax",
     "troedler.server",
 ]
-NOT_API = {"troedler.cli", "troedler.text"}
+NOT_API = {"troedler.cli", "troedler.text", "troedler.io"}
 # Public names defined outside an __all__ the reference walks.
 ALSO_PUBLIC = ["troedler.core.errors.DOCS_URL"]
 

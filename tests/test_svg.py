@@ -16,6 +16,7 @@ import pytest
 
 import troedler.svg
 from troedler import (
+    UNKNOWN,
     FormatError,
     GameRecord,
     GameState,
@@ -175,12 +176,12 @@ def test_I3_an_observation_draws_no_card_its_seat_does_not_know(recall: str) -> 
     state = next(s for s in states if s.round == 3 and s.dealer_piles)
     seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
     known: Counter[str] = Counter()
-    for hand in seen.hands:
-        known.update(str(card) for card in hand or ())
+    for player in seen.players:
+        known.update(str(card) for card in player.hand if card is not UNKNOWN)
     for pile in seen.dealer_piles:
-        known.update(str(card) for card in pile or () if card is not None)
-    known.update(str(card) for card in seen.played)
-    known.update(str(card) for card in seen.discard_pile[-1:] if card is not None)
+        known.update(str(card) for card in pile or () if card is not UNKNOWN)
+    known.update(str(card) for card in seen.turn.played)
+    known.update(str(card) for card in seen.discard_pile.cards[-1:] if card is not UNKNOWN)
     drawn = _cards_drawn(troedler.svg.board(seen))
     assert drawn - known == Counter(), "cards the seat does not know were drawn"
     everything = _cards_drawn(troedler.svg.board(state))
@@ -188,7 +189,7 @@ def test_I3_an_observation_draws_no_card_its_seat_does_not_know(recall: str) -> 
         text = troedler.svg.board(seen)
         assert everything - drawn, "the whole state shows hands and piles the seat cannot see"
         for seat in (1, 2, 3):
-            assert f"{seen.hand_sizes[seat]} cards, not known" in text
+            assert f"{len(seen.players[seat].hand)} cards, not known" in text
             for card in state.players[seat].hand:
                 if str(card) not in known:
                     assert str(card) not in text
@@ -201,17 +202,18 @@ def test_I3_the_html_panel_of_an_observation_names_no_card_its_seat_does_not_kno
     _, states = _game()
     state = next(s for s in states if s.round == 3 and s.dealer_piles)
     seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
-    known = {str(card) for hand in seen.hands for card in hand or ()}
-    known |= {str(c) for pile in seen.dealer_piles for c in pile or () if c is not None}
-    known |= {str(card) for card in seen.played}
-    known |= {str(card) for card in seen.discard_pile if card is not None}
+    known = {str(card) for player in seen.players for card in player.hand}
+    known |= {str(c) for pile in seen.dealer_piles for c in pile or ()}
+    known |= {str(card) for card in seen.turn.played}
+    known |= {str(card) for card in seen.discard_pile}
+    known.discard(str(UNKNOWN))
     text = "".join(panel_html(seen, ["a", "b", "c", "d"]))
     assert set(re.findall(r'data-card="([^"]+)"', text)) <= known
     for seat in (1, 2, 3):
-        if seen.hands[seat] is None:
-            assert f"{seen.hand_sizes[seat]} cards, not known" in text
+        if not seen.knows_hand(seat):
+            assert f"{len(seen.players[seat].hand)} cards, not known" in text
     if recall == "table":
-        assert any(hand is None for hand in seen.hands[1:])
+        assert not any(seen.knows_hand(seat) for seat in (1, 2, 3))
     # The whole state's panel shows every hand.
     whole = "".join(panel_html(state, ["a", "b", "c", "d"]))
     for player in state.players:

@@ -8,7 +8,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import play, position
-from troedler import new_game, observe
+from troedler import legal_moves, new_game, observe
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.cli.simulate import write_summary
 from troedler.io.position_text import from_position_text, position_text
@@ -81,7 +81,7 @@ def test_every_screen_of_a_game_fits_80_by_23_and_cuts_only_at_words(
     names = ["a rather long name"] + [f"random {s}" for s in range(1, players)]
     seat = state.current_player if state.current_player is not None else 0
     seen = observe(state, seat)
-    screen = render_screen(seen, names, you=seat, moves=seen.legal_moves,
+    screen = render_screen(seen, names, you=seat, moves=legal_moves(seen),
                            message="Not allowed: " + "a reason of many words " * 8)  # fmt: skip
     lines = screen.splitlines()
     assert len(lines) <= 23 and all(len(line) <= WIDTH for line in lines), screen

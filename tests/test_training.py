@@ -20,7 +20,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from troedler import ConfigurationError, TroedlerError, new_game, observe  # noqa: E402
+from troedler import ConfigurationError, TroedlerError, legal_moves, new_game, observe  # noqa: E402
 from troedler.bots import RandomBot, play_game  # noqa: E402
 from troedler.bots.neural import (  # noqa: E402
     NeuralBot,
@@ -74,9 +74,9 @@ def test_the_distribution_is_the_masked_softmax_of_the_logits(weights: Path) -> 
     bot = NeuralBot(weights)
     state = new_game(2, seed=4)
     seen = observe(state, state.current_player)
-    probabilities = bot.distribution(seen, seen.legal_moves)
+    probabilities = bot.distribution(seen, legal_moves(seen))
     logits, _ = bot.policy.forward(observation_tensor(seen))
-    ids = action_layout().action_ids(seen.legal_moves)
+    ids = action_layout().action_ids(legal_moves(seen))
     expected = np.exp(logits[ids] - logits[ids].max())
     assert np.allclose(probabilities, expected / expected.sum(), rtol=1e-12, atol=0)
     assert np.isclose(probabilities.sum(), 1.0)
@@ -86,23 +86,23 @@ def test_the_bot_draws_from_its_distribution_with_its_rng_alone(weights: Path) -
     bot = NeuralBot(weights)
     state = new_game(2, seed=4)
     seen = observe(state, state.current_player)
-    probabilities = bot.distribution(seen, seen.legal_moves)
+    probabilities = bot.distribution(seen, legal_moves(seen))
     rng = random.Random(1)
-    draws = [seen.legal_moves.index(bot.choose(seen, seen.legal_moves, rng)) for _ in range(4000)]
-    counts = np.bincount(draws, minlength=len(seen.legal_moves))
+    draws = [legal_moves(seen).index(bot.choose(seen, legal_moves(seen), rng)) for _ in range(4000)]
+    counts = np.bincount(draws, minlength=len(legal_moves(seen)))
     # Chi-squared over the moves (here the dealer's 3 piles to discard, R4)
     # against the network's probabilities, at its 0.999 quantile.
-    quantile = {2: 13.82, 3: 16.27, 4: 18.47}[len(seen.legal_moves) - 1]
+    quantile = {2: 13.82, 3: 16.27, 4: 18.47}[len(legal_moves(seen)) - 1]
     expected = probabilities * len(draws)
     assert ((counts - expected) ** 2 / expected).sum() < quantile
     again = random.Random(1)
     assert [
-        seen.legal_moves.index(bot.choose(seen, seen.legal_moves, again)) for _ in range(50)
+        legal_moves(seen).index(bot.choose(seen, legal_moves(seen), again)) for _ in range(50)
     ] == draws[:50]
     greedy = NeuralBot(weights, greedy=True)
     assert (
-        greedy.choose(seen, seen.legal_moves, rng)
-        == seen.legal_moves[int(np.argmax(probabilities))]
+        greedy.choose(seen, legal_moves(seen), rng)
+        == legal_moves(seen)[int(np.argmax(probabilities))]
     )
 
 
@@ -111,7 +111,7 @@ def test_a_network_for_two_players_refuses_other_games(weights: Path) -> None:
     state = new_game(3, seed=1)
     seen = observe(state, state.current_player)
     with pytest.raises(WeightsError, match="players"):
-        bot.choose(seen, seen.legal_moves, random.Random(0))
+        bot.choose(seen, legal_moves(seen), random.Random(0))
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_the_bot_is_given_observations_and_legal_moves_only(weights: Path) -> No
         bot.choose(state, [], random.Random(0))  # type: ignore[arg-type]
     seen = observe(state, 1 - state.current_player)
     with pytest.raises(ConfigurationError, match="legal_moves"):
-        bot.choose(seen, seen.legal_moves, random.Random(0))
+        bot.choose(seen, legal_moves(seen), random.Random(0))
 
 
 @pytest.mark.skipif(
@@ -233,9 +233,9 @@ def test_a_short_training_run_lowers_its_loss_and_its_weights_play(tmp_path: Pat
     for text, row in zip(tests["test_states"], expected, strict=True):
         state = state_from_json(str(text))
         seen = observe(state, state.current_player)
-        ids = action_layout().action_ids(seen.legal_moves)
+        ids = action_layout().action_ids(legal_moves(seen))
         assert sorted(ids) == list(np.flatnonzero(row))
-        assert np.allclose(bot.distribution(seen, seen.legal_moves), row[ids], atol=1e-5)
+        assert np.allclose(bot.distribution(seen, legal_moves(seen)), row[ids], atol=1e-5)
     assert load_policy(tmp_path / "smoke-initial.npz").spec["meta"]["seed"] == 0
     # ... and play.
     played = play_game([NeuralBot(out), RandomBot()], seed=3)

@@ -22,15 +22,15 @@ from troedler import (
     RequestCard,
     RouteKind,
     TakePile,
-    actions,
     apply_move,
     is_legal,
     legal_moves,
     new_game,
     verify_move,
 )
-from troedler.core.actions import forming_outcomes
+from troedler.core import actions, forming
 from troedler.core.chance import apply_chance, chance_outcomes, new_explicit_game
+from troedler.core.forming import forming_outcomes
 from troedler.core.goods import Good
 
 from .helpers import goods_of, position
@@ -141,14 +141,14 @@ def test_R2_verify_turn_up_names_a_card_the_pile_lacks_and_turn_up_lays_the_pile
     while state.phase is not Phase.FORM_PILES:
         state = apply_chance(state, chance_outcomes(state)[0][0])
     card, _count = forming_outcomes(state)[0]
-    assert actions.verify_turn_up(state, card) is next(
+    assert forming.verify_turn_up(state, card) is next(
         c for c in state.game_round_pile if c == card
     )
-    laid = actions.turn_up(state, card)
+    laid = forming.turn_up(state, card)
     top = next(pile for pile in laid.dealer_piles if pile)[0]
     assert top is card or top is next(c for c in state.game_round_pile if c == card)
     with pytest.raises(IllegalMoveError, match="R2: no dealer pile is being formed"):
-        actions.verify_turn_up(new_game(2, seed=1), card)
+        forming.verify_turn_up(new_game(2, seed=1), card)
 
 
 def test_E1_no_move_is_legal_once_the_game_is_over() -> None:

@@ -15,10 +15,12 @@ from tests.test_properties import reachable_states
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
+    UNKNOWN,
     ConfigurationError,
     DiscardCard,
     EndTurn,
     GameState,
+    Position,
     RequestCard,
     SpecialFeedCard,
     TroedlerError,
@@ -29,7 +31,7 @@ from troedler import (
     new_game,
     observe,
 )
-from troedler.core.invariants import cards_in_play
+from troedler.core.invariants import cards_in_play, cards_in_state
 from troedler.core.pile import Pile
 from troedler.core.shuffle import shuffled
 from troedler.seat.observation import seen_stacks
@@ -78,19 +80,73 @@ def test_I1_perfect_recall_knows_every_hand_and_pile() -> None:
     state = new_game(4, seed=5)
     state = apply_move(state, legal_moves(state)[0])
     seen = observe(state, 2, recall="perfect")
-    assert seen.hands == tuple(p.hand for p in state.players)
-    assert seen.value_piles == tuple(p.value_pile for p in state.players)
+    assert seen.players == state.players
+    assert all(seen.knows_hand(seat) for seat in range(4))
     assert seen.dealer_piles == state.dealer_piles
-    assert seen.game_round_pile_size == len(state.game_round_pile)
-    assert not hasattr(seen, "seed") and not hasattr(seen, "game_round_pile")
+    # The face-down pile keeps its size, but no card of it is known; the seed is not there.
+    assert seen.game_round_pile == (UNKNOWN,) * len(state.game_round_pile)
+    assert not hasattr(seen, "seed")
+
+
+def test_I1_a_view_has_the_state_s_shape_and_knows_the_same_public_fields() -> None:
+    state = new_game(3, seed=8)
+    for recall in RECALLS:
+        seen = observe(state, 1, recall=recall)  # type: ignore[arg-type]
+        assert isinstance(seen, Position) and not isinstance(seen, GameState)
+        assert (seen.viewer, seen.recall, seen.num_players) == (1, recall, 3)
+        for name in ("rules", "board", "cards", "shuffles", "round", "dealer", "phase"):
+            assert getattr(seen, name) == getattr(state, name), name
+        assert (seen.current_player, seen.village_goods, seen.turn) == (
+            state.current_player,
+            state.village_goods,
+            state.turn,
+        )
+        assert [(p.cart, p.goods, len(p.hand)) for p in seen.players] == [
+            (p.cart, p.goods, len(p.hand)) for p in state.players
+        ]
+        assert len(seen.discard_pile) == len(state.discard_pile)
+    assert (state.viewer, state.recall, state.knows_hand(2)) == (None, None, True)
+
+
+def test_a_view_cannot_be_played_on_but_lists_its_seat_s_own_moves() -> None:
+    state = new_game(3, seed=8)
+    mover = state.current_player
+    assert mover is not None
+    mine = observe(state, mover, recall="table")
+    assert legal_moves(mine) == legal_moves(state)
+    assert legal_moves(observe(state, (mover + 1) % 3, recall="perfect")) == ()
+    with pytest.raises(ConfigurationError, match="expected a GameState"):
+        apply_move(mine, legal_moves(state)[0])  # type: ignore[arg-type]
+
+
+def test_the_fields_of_0_2_still_read_with_a_warning() -> None:
+    state = new_game(3, seed=8)
+    seen = observe(state, 0, recall="table")
+    old = {
+        "carts": tuple(p.cart for p in state.players),
+        "goods": tuple(p.goods for p in state.players),
+        "hands": (state.players[0].hand, None, None),
+        "hand_sizes": (3, 3, 3),
+        "value_piles": ((), None, None),
+        "value_pile_sizes": (0, 0, 0),
+        "game_round_pile_size": len(state.game_round_pile),
+        "played": (),
+        "delivered_to": (),
+        "discards_due": 0,
+        "last_discard": None,
+        "legal_moves": (),
+    }
+    for name, value in old.items():
+        with pytest.warns(DeprecationWarning, match=f"Observation.{name} is deprecated"):
+            assert getattr(seen, name) == value, name
 
 
 def test_I2_setup_discard_pile_is_known_only_from_above() -> None:
     state = new_game(3, seed=5)
     seen = observe(state, 0, recall="perfect")
     setup = state.rules.setup_requests + state.rules.setup_feed
-    assert seen.discard_pile[: setup - 1] == (None,) * (setup - 1)
-    assert seen.discard_pile[setup - 1] == state.discard_pile.cards[setup - 1]
+    assert seen.discard_pile.cards[: setup - 1] == (UNKNOWN,) * (setup - 1)
+    assert seen.discard_pile.cards[setup - 1] == state.discard_pile.cards[setup - 1]
     # Reordering the hidden part of it cannot be seen.
     cards = state.discard_pile.cards
     reordered = attrs.evolve(
@@ -109,15 +165,16 @@ def test_I3_the_table_shows_only_what_lies_visible() -> None:
     state = new_game(4, seed=5)
     assert state.current_player == 1
     seen = observe(state, 2, recall="table")
-    assert seen.hands[2] == state.players[2].hand
-    assert all(seen.hands[s] is None for s in (0, 1, 3))
-    assert seen.hand_sizes == tuple(len(p.hand) for p in state.players)
+    assert seen.players[2] == state.players[2]
+    for seat in (0, 1, 3):
+        assert not seen.knows_hand(seat)
+        assert seen.players[seat].hand == (UNKNOWN,) * len(state.players[seat].hand)
     for pile, shown in zip(state.dealer_piles, seen.dealer_piles, strict=True):
-        assert shown == (None,) * (len(pile) - 1) + (pile[-1],)  # type: ignore[arg-type]
-    assert seen.discard_pile[-1] == state.discard_pile.top
-    assert set(seen.discard_pile[:-1]) == {None}
-    assert seen.legal_moves == ()
-    assert observe(state, state.current_player, recall="table").legal_moves == legal_moves(state)  # type: ignore[arg-type]
+        assert shown == (UNKNOWN,) * (len(pile) - 1) + (pile[-1],)  # type: ignore[arg-type]
+    assert seen.discard_pile.top == state.discard_pile.top
+    assert set(seen.discard_pile.cards[:-1]) == {UNKNOWN}
+    assert legal_moves(seen) == ()
+    assert legal_moves(observe(state, 1, recall="table")) == legal_moves(state)
 
 
 def test_determinize_deals_unknown_cards_uniformly() -> None:
@@ -128,14 +185,12 @@ def test_determinize_deals_unknown_cards_uniformly() -> None:
     # card may go anywhere.
     state = new_game(4, seed=11)
     seen = observe(state, 0, recall="table")
-    known: Counter[object] = Counter(card for hand in seen.hands if hand for card in hand)
-    for pile in seen.dealer_piles:
-        known.update(card for card in pile or () if card is not None)
-    known.update(card for card in seen.discard_pile if card is not None)
-    unknown = cards_in_play(state.cards, state.board, 4) - known  # type: ignore[operator]
+    known = cards_in_state(seen)
+    del known[UNKNOWN]
+    unknown = cards_in_play(state.cards, state.board, 4) - known
     setup = state.rules.setup_requests + state.rules.setup_feed
     assert len(seen.discard_pile) == setup  # its top is known
-    feed_in_setup = state.rules.setup_feed - (seen.discard_pile[-1] == SPECIAL_FEED)
+    feed_in_setup = state.rules.setup_feed - (seen.discard_pile.top == SPECIAL_FEED)
     expected = (unknown[SPECIAL_FEED] - feed_in_setup) / (sum(unknown.values()) - (setup - 1))
     trials = 3000
     landed = Counter(
@@ -160,7 +215,7 @@ def test_I2_a_state_without_the_set_up_pile_hides_nothing(recall: str) -> None:
     # after a reshuffle, so there is no set-up pile to hide (I2).
     state = position(cart="Aberlour", hand="trail AAAB:7", goods="AAAB")
     seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
-    assert seen.discard_pile == ()
+    assert not seen.discard_pile
     for seed in range(5):
         dealt = determinize(seen, random.Random(seed))
         check_invariants(dealt)
@@ -169,18 +224,18 @@ def test_I2_a_state_without_the_set_up_pile_hides_nothing(recall: str) -> None:
 
 def test_I2_determinize_refuses_a_set_up_pile_of_the_wrong_size() -> None:
     seen = observe(new_game(3, seed=4), 0)
-    shrunk = attrs.evolve(seen, discard_pile=seen.discard_pile[3:])
-    with pytest.raises(TroedlerError, match=r"set-up pile.*\(I2\)"):
+    shrunk = attrs.evolve(seen, discard_pile=Pile.of(seen.discard_pile.cards[3:]))
+    with pytest.raises(TroedlerError, match=r"\(S5, I2\)"):
         determinize(shrunk, random.Random(0))
 
 
 def test_I2_determinize_refuses_unknown_cards_above_the_set_up_pile() -> None:
     seen = observe(new_game(3, seed=4), 0)
-    known = [card for card in seen.discard_pile if card is not None]
+    known = [card for card in seen.discard_pile if card is not UNKNOWN]
     hidden = len(seen.discard_pile) - len(known)
     # As many unknown cards as the set-up pile hides, but not at the bottom.
-    moved = attrs.evolve(seen, discard_pile=(known[0], *([None] * hidden), *known[1:]))
-    with pytest.raises(TroedlerError, match="other cards than the set-up pile's"):
+    moved = attrs.evolve(seen, discard_pile=Pile.of((known[0], *([UNKNOWN] * hidden), *known[1:])))
+    with pytest.raises(TroedlerError, match="discard_pile does not show what seat 0 knows"):
         determinize(moved, random.Random(0))
 
 
@@ -193,8 +248,8 @@ def test_I3_a_pending_discard_is_seen_by_everyone(recall: str) -> None:
     state = apply_move(state, DiscardCard(EXTRA_GOOD))
     for seat in range(state.num_players):
         seen = observe(state, seat, recall=recall)  # type: ignore[arg-type]
-        assert (seen.discards_due, seen.last_discard) == (1, EXTRA_GOOD)
-        assert seen.discard_pile[-1] == EXTRA_GOOD
+        assert (seen.turn.discards_due, seen.turn.last_discard) == (1, EXTRA_GOOD)
+        assert seen.discard_pile.top == EXTRA_GOOD
         names = [f"seat {s}" for s in range(state.num_players)]
         assert "Over the hand limit: seat 0 must discard 1 more" in render_observation(seen, names)
         again = determinize(seen, random.Random(seat))
@@ -208,17 +263,32 @@ def test_I3_the_stacks_show_every_seat_the_same_and_only_their_tops_from_the_tab
     for _ in range(40):
         state = apply_move(state, random.Random(len(state.discard_pile)).choice(legal_moves(state)))
     for recall in ("perfect", "table"):
-        piles, discard = seen_stacks(state, recall)
+        first = observe(state, 0, recall=recall)
         for seat in range(3):
             seen = observe(state, seat, recall=recall)
-            assert (seen.dealer_piles, seen.discard_pile) == (piles, discard)
-    piles, discard = seen_stacks(state, "table")
-    assert discard[-1] == state.discard_pile.top and set(discard[:-1]) <= {None}
-    for dealt, shown in zip(state.dealer_piles, piles, strict=True):
+            assert (seen.dealer_piles, seen.discard_pile) == (
+                first.dealer_piles,
+                first.discard_pile,
+            )
+    seen = observe(state, 1, recall="table")
+    discard = seen.discard_pile.cards
+    assert discard[-1] == state.discard_pile.top and set(discard[:-1]) <= {UNKNOWN}
+    for dealt, shown in zip(state.dealer_piles, seen.dealer_piles, strict=True):
         assert (dealt is None) == (shown is None)
-        if dealt is not None:
-            assert shown[-1] == dealt[-1] and set(shown[:-1]) <= {None}
-    with pytest.raises(ConfigurationError, match="recall is"):
+        if dealt is not None and shown is not None:
+            assert shown[-1] == dealt[-1] and set(shown[:-1]) <= {UNKNOWN}
+
+
+def test_seen_stacks_of_0_2_still_works_with_a_warning() -> None:
+    state = new_game(3, seed=5)
+    with pytest.warns(DeprecationWarning, match="seen_stacks is deprecated"):
+        piles, discard = seen_stacks(state, "table")
+    seen = observe(state, 0, recall="table")
+    assert discard == tuple(None if c is UNKNOWN else c for c in seen.discard_pile.cards)
+    assert piles == tuple(
+        tuple(None if c is UNKNOWN else c for c in pile) for pile in seen.dealer_piles if pile
+    )
+    with pytest.warns(DeprecationWarning), pytest.raises(ConfigurationError, match="recall is"):
         seen_stacks(state, "all")  # type: ignore[arg-type]
-    with pytest.raises(ConfigurationError, match="needs a GameState"):
+    with pytest.warns(DeprecationWarning), pytest.raises(ConfigurationError, match="GameState"):
         seen_stacks("state", "table")  # type: ignore[arg-type]

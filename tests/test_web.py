@@ -27,9 +27,10 @@ pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 import uvicorn  # noqa: E402
 
-from troedler import GameRecord, new_game, observe, replay  # noqa: E402
+from troedler import UNKNOWN, GameRecord, legal_moves, new_game, observe, replay  # noqa: E402
 from troedler.bots.base import BotFailed  # noqa: E402
 from troedler.core.errors import ConfigurationError  # noqa: E402
+from troedler.core.invariants import cards_in_state  # noqa: E402
 from troedler.core.moves import EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
 from troedler.core.state import Phase  # noqa: E402
 from troedler.web import BrowserGame, Refused  # noqa: E402
@@ -160,7 +161,7 @@ def test_a_saved_game_resumes_where_it_stopped(tmp_path: Path) -> None:
     for _ in range(12):
         if game.state.current_player == 1:
             seen = observe(game.state, 1)
-            game.move(game.sequence, str(seen.legal_moves[0]))
+            game.move(game.sequence, str(legal_moves(seen)[0]))
         else:
             game.step(game.sequence)
     again = BrowserGame.resume(path, ["greedy"], 1)
@@ -201,13 +202,13 @@ def test_the_hand_limit_shows_which_cards_may_go(tmp_path: Path) -> None:
         if view["yours"]:
             seen = observe(game.state, 0)
             # Keep cards: end the turn as soon as it may end.
-            ends = [m for m in seen.legal_moves if str(m) == "end"]
-            game.move(game.sequence, str(ends[0] if ends else rng.choice(seen.legal_moves)))
+            ends = [m for m in legal_moves(seen) if str(m) == "end"]
+            game.move(game.sequence, str(ends[0] if ends else rng.choice(legal_moves(seen))))
         else:
             game.step(game.sequence)
     assert view["discard"].startswith("Hand limit (T7): discard")
     seen = observe(game.state, 0)
-    may_go = {str(m.card) for m in seen.legal_moves if hasattr(m, "card")}
+    may_go = {str(m.card) for m in legal_moves(seen) if hasattr(m, "card")}
     for card in view["hand"]:
         assert card["mayGo"] == (card["card"] in may_go)
         assert (card["why"] == "") == card["mayGo"]
@@ -234,7 +235,7 @@ def test_clicks_make_the_one_move_list_several_or_name_the_rule(tmp_path: Path) 
             game.step(game.sequence)
             continue
         seen = observe(game.state, 0)
-        for card in {str(c) for c in seen.hands[0] or ()}:
+        for card in {str(c) for c in seen.players[0].hand}:
             before = game.sequence
             try:
                 answer = game.click(before, card=card)
@@ -248,14 +249,14 @@ def test_clicks_make_the_one_move_list_several_or_name_the_rule(tmp_path: Path) 
                 # Several moves fit, or one that spends special feed: nothing is made yet.
                 texts = [c["text"] for c in answer["choices"]]
                 assert len(texts) > 1 or answer["warning"] == FEED_WARNING
-                assert set(texts) <= {str(m) for m in seen.legal_moves}
+                assert set(texts) <= {str(m) for m in legal_moves(seen)}
                 assert game.sequence == before
                 game.move(before, texts[0])
             else:
                 assert game.sequence == before + 1
             break
         else:
-            game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+            game.move(game.sequence, str(rng.choice(legal_moves(seen))))
     assert checked >= 5
 
 
@@ -269,7 +270,7 @@ def _to_your_turn(game: BrowserGame, rng: random.Random) -> None:
             return
         else:
             seen = observe(state, game.seat)
-            game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+            game.move(game.sequence, str(rng.choice(legal_moves(seen))))
 
 
 def test_T2_a_village_no_route_reaches_is_refused_by_name(tmp_path: Path) -> None:
@@ -293,7 +294,7 @@ def test_T2_a_village_no_route_reaches_is_refused_by_name(tmp_path: Path) -> Non
             game.click(before, village=here)
         assert game.sequence == before
         seen = observe(state, 0)
-        game.move(before, str(rng.choice(seen.legal_moves)))
+        game.move(before, str(rng.choice(legal_moves(seen))))
 
 
 def test_a_click_that_only_means_special_feed_asks_first(tmp_path: Path) -> None:
@@ -311,9 +312,9 @@ def test_a_click_that_only_means_special_feed_asks_first(tmp_path: Path) -> None
             before = game.sequence
             feed_only = {
                 m.to
-                for m in seen.legal_moves
+                for m in legal_moves(seen)
                 if isinstance(m, PlayFeedMove)
-                and not any(isinstance(r, PlayRoute) and r.to == m.to for r in seen.legal_moves)
+                and not any(isinstance(r, PlayRoute) and r.to == m.to for r in legal_moves(seen))
             }
             for village in sorted(feed_only)[:1]:
                 answer = game.click(before, village=village)
@@ -321,16 +322,16 @@ def test_a_click_that_only_means_special_feed_asks_first(tmp_path: Path) -> None
                 texts = {c["text"] for c in answer["choices"]}
                 assert texts == {
                     str(m)
-                    for m in seen.legal_moves
+                    for m in legal_moves(seen)
                     if isinstance(m, PlayFeedMove) and m.to == village
                 }
                 assert all(c["feed"] == 1 for c in answer["choices"])
                 asked["village"] += 1
-            if "feed" in {str(c) for c in seen.hands[0] or ()}:
+            if "feed" in {str(c) for c in seen.players[0].hand}:
                 answer = game.click(before, card="feed")
                 assert answer["warning"] == FEED_WARNING and game.sequence == before
                 asked["card"] += 1
-            game.move(before, str(rng.choice(seen.legal_moves)))
+            game.move(before, str(rng.choice(legal_moves(seen))))
         if min(asked.values()) >= 2:
             break
     assert min(asked.values()) >= 2, asked
@@ -347,7 +348,7 @@ def test_the_move_list_offers_every_legal_move_once_by_its_head(tmp_path: Path) 
         view = game.view()
         seen = observe(game.state, 0)
         offered = [c["text"] for g in view["groups"] for o in g["options"] for c in o["choices"]]
-        assert sorted(offered) == sorted(str(m) for m in seen.legal_moves)
+        assert sorted(offered) == sorted(str(m) for m in legal_moves(seen))
         buttons = sum(len(g["options"]) for g in view["groups"])
         most = max(most, len(offered) - buttons)
         for group in view["groups"]:
@@ -357,7 +358,7 @@ def test_the_move_list_offers_every_legal_move_once_by_its_head(tmp_path: Path) 
                 if len(option["choices"]) > 1:
                     labels = [c["label"] for c in option["choices"]]
                     assert len(set(labels)) == len(labels)
-        game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+        game.move(game.sequence, str(rng.choice(legal_moves(seen))))
     assert most > 0  # some decisions had moves folded under one button
 
 
@@ -429,7 +430,7 @@ def test_a_failing_bot_is_named_and_the_game_goes_on_with_another(
                 view = client.get("state").json()
                 if view["yours"]:
                     seen = observe(game.state, 0)
-                    move = str(rng.choice(seen.legal_moves))
+                    move = str(rng.choice(legal_moves(seen)))
                     assert client.post("move", json={"seq": view["seq"], "move": move}).is_success
                     continue
                 answer = client.post("step", json={"seq": view["seq"]})
@@ -479,11 +480,7 @@ def test_perfect_recall_shows_the_hands_the_seat_knows(tmp_path: Path) -> None:
 
 def _known(seen: Any, log: Sequence[str]) -> set[str]:
     """Every card a seat may see named: what it observes, and the moves all saw."""
-    known = {str(c) for hand in seen.hands if hand for c in hand}
-    known |= {str(c) for pile in seen.dealer_piles if pile for c in pile if c is not None}
-    known |= {str(c) for c in seen.discard_pile if c is not None}
-    known |= {str(c) for pile in seen.value_piles if pile for c in pile}
-    known |= {str(c) for c in seen.played}
+    known = {str(c) for c in cards_in_state(seen) if c is not UNKNOWN}
     known |= {word for move in log for word in move.split()}
     return known
 
@@ -507,7 +504,7 @@ def test_the_page_is_never_sent_the_hidden_position_until_the_end(tmp_path: Path
         for named in re.findall(r'data-card=\\?"([^"\\]+)', text):
             assert named in known, named
         if view["yours"]:
-            game.move(game.sequence, str(rng.choice(seen.legal_moves)))
+            game.move(game.sequence, str(rng.choice(legal_moves(seen))))
         else:
             game.step(game.sequence)
     assert sent > 50
@@ -579,7 +576,7 @@ def test_a_program_bot_that_fails_in_the_browser_game_leaves_no_process(
     command = spawner(tmp_path, number, "cheats")
     game = BrowserGame.new(2, 1, [f"exec:{command}"], 0, save=tmp_path / "game.json")
     assert len(sleepers(number)) == 2
-    game.move(0, str(observe(game.state, 0).legal_moves[0]))
+    game.move(0, str(legal_moves(observe(game.state, 0))[0]))
     with pytest.raises(Refused) as refused:
         game.step(1)
     assert refused.value.failure is not None and refused.value.failure["kind"] == "illegal"

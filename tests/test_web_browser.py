@@ -30,8 +30,9 @@ from tests.test_replay_html import (  # this skips the module where Chromium is 
     set_width,
 )
 from tests.test_web import SEED, Served, serve_game
-from troedler import GameRecord, new_game, observe, replay
+from troedler import UNKNOWN, GameRecord, legal_moves, new_game, observe, replay
 from troedler.bots import GreedyBot
+from troedler.core.invariants import cards_in_state
 from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
 from troedler.core.scoring import outcome
 from troedler.web import BrowserGame
@@ -125,11 +126,7 @@ PAN = "arguments[0].scrollIntoView({block: 'center', inline: 'center'})"
 def _known_to_seat_0(state: Any, log: tuple[str, ...]) -> set[str]:
     """Every card seat 0 may name: what it sees, and every move made so far, all saw."""
     seen = observe(state, 0)
-    known = {str(c) for hand in seen.hands if hand for c in hand}
-    known |= {str(c) for pile in seen.dealer_piles if pile for c in pile if c is not None}
-    known |= {str(c) for c in seen.discard_pile if c is not None}
-    known |= {str(c) for pile in seen.value_piles if pile for c in pile}
-    known |= {str(c) for c in seen.played}
+    known = {str(c) for c in cards_in_state(seen) if c is not UNKNOWN}
     known |= {word for move in log for word in move.split()}
     return known
 
@@ -256,7 +253,7 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
             if not game.log or game.log[-1][1] != 0:
                 # The turn has come back: the board was panned to the person's cart.
                 assert driver.execute_script(CART_IN_BOARD), game.sequence
-            if wide_checks < 3 and len(seen.legal_moves) >= 4 * wide_checks + 3:
+            if wide_checks < 3 and len(legal_moves(seen)) >= 4 * wide_checks + 3:
                 # The same decision at the wider widths: beside the board, in view.
                 for width in WIDE:
                     _layout_holds(driver, width, tmp_path, f"turn{wide_checks}")
@@ -266,7 +263,7 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
                 driver.save_screenshot(str(tmp_path / f"game-turn{wide_checks}-390.png"))
                 wide_checks += 1
             before = game.sequence
-            chosen = me.choose(seen, seen.legal_moves, rng)
+            chosen = me.choose(seen, legal_moves(seen), rng)
             if isinstance(chosen, EndTurn | TakePile | DiscardPile):
                 # The turn passes to the bots: the person looks elsewhere on the board.
                 driver.execute_script(PAN_AWAY)

@@ -25,11 +25,20 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from troedler import GameState, apply_move, legal_moves, new_game, observe, outcome
+from troedler import (
+    UNKNOWN,
+    GameState,
+    Position,
+    apply_move,
+    legal_moves,
+    new_game,
+    observe,
+    outcome,
+)
 from troedler.core.cards import Card
 from troedler.core.moves import Move
 from troedler.io.position_text import card_codes, position_text
-from troedler.seat.observation import Observation, Recall
+from troedler.seat import Observation, Recall
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 
@@ -45,38 +54,19 @@ GAMES = ((2, 11), (3, 12), (4, 13))
 
 RECALLS: tuple[Recall, ...] = ("perfect", "table")
 
-# The fields of an observation that every seat sees as they are in the state.
-_PUBLIC = (
-    "round",
-    "dealer",
-    "phase",
-    "current_player",
-    "shuffles",
-    "village_goods",
-    "carts",
-    "goods",
-    "played",
-    "delivered_to",
-    "discards_due",
-    "last_discard",
-    "hand_sizes",
-    "value_pile_sizes",
-    "game_round_pile_size",
-)
-
 
 def file_name(players: int, seed: int) -> str:
     """The golden file of the game of ``players`` and ``seed``."""
     return f"{players}p-seed{seed}.txt"
 
 
-def _seen(cards: Sequence[Card | None]) -> str:
+def _seen(cards: Sequence[Card]) -> str:
     """Cards bottom to top, ``?`` (with a count for a run) for each one not known."""
     words: list[str] = []
     known: list[Card] = []
     unknown = 0
     for card in cards:
-        if card is None:
+        if card is UNKNOWN:
             if known:
                 words.append(card_codes(known))
                 known = []
@@ -93,28 +83,25 @@ def _seen(cards: Sequence[Card | None]) -> str:
     return "".join(words) or "-"
 
 
-def _stack(stack: tuple[Card, ...] | None, size: int) -> str:
-    return f"?{size}" if stack is None else card_codes(stack)
+def _stack(position: Position, seat: int, cards: tuple[Card, ...]) -> str:
+    return card_codes(cards) if position.knows_hand(seat) else f"?{len(cards)}"
 
 
-def _public(state: GameState) -> dict[str, object]:
-    turn = state.turn
+def _public(position: Position) -> dict[str, object]:
+    """What every seat sees of ``position`` as it is."""
     return {
-        "round": state.round,
-        "dealer": state.dealer,
-        "phase": state.phase,
-        "current_player": state.current_player,
-        "shuffles": state.shuffles,
-        "village_goods": state.village_goods,
-        "carts": tuple(p.cart for p in state.players),
-        "goods": tuple(p.goods for p in state.players),
-        "played": turn.played,
-        "delivered_to": turn.delivered_to,
-        "discards_due": turn.discards_due,
-        "last_discard": turn.last_discard,
-        "hand_sizes": tuple(len(p.hand) for p in state.players),
-        "value_pile_sizes": tuple(len(p.value_pile) for p in state.players),
-        "game_round_pile_size": len(state.game_round_pile),
+        "round": position.round,
+        "dealer": position.dealer,
+        "phase": position.phase,
+        "current_player": position.current_player,
+        "shuffles": position.shuffles,
+        "village_goods": position.village_goods,
+        "turn": position.turn,
+        "carts": tuple(p.cart for p in position.players),
+        "goods": tuple(p.goods for p in position.players),
+        "hand_sizes": tuple(len(p.hand) for p in position.players),
+        "value_pile_sizes": tuple(len(p.value_pile) for p in position.players),
+        "game_round_pile_size": len(position.game_round_pile),
     }
 
 
@@ -124,19 +111,18 @@ def view_line(state: GameState, seen: Observation) -> str:
     The public fields are written only where they differ from the state's,
     which they never should.
     """
-    hands = "/".join(_stack(h, n) for h, n in zip(seen.hands, seen.hand_sizes, strict=True))
-    values = "/".join(
-        _stack(v, n) for v, n in zip(seen.value_piles, seen.value_pile_sizes, strict=True)
-    )
+    players = tuple(enumerate(seen.players))
+    hands = "/".join(_stack(seen, s, p.hand) for s, p in players)
+    values = "/".join(_stack(seen, s, p.value_pile) for s, p in players)
     piles = "/".join("x" if p is None else _seen(p) for p in seen.dealer_piles) or "-"
     line = (
         f"  seat {seen.seat} {seen.recall}: hands={hands} values={values} piles={piles} "
-        f"discard={_seen(seen.discard_pile)} moves={len(seen.legal_moves)}"
+        f"discard={_seen(seen.discard_pile.cards)} moves={len(legal_moves(seen))}"
     )
-    expected = _public(state)
-    wrong = [name for name in _PUBLIC if getattr(seen, name) != expected[name]]
+    expected, shown = _public(state), _public(seen)
+    wrong = [name for name in expected if shown[name] != expected[name]]
     if wrong:
-        line += " DIFFERS " + " ".join(f"{name}={getattr(seen, name)!r}" for name in wrong)
+        line += " DIFFERS " + " ".join(f"{name}={shown[name]!r}" for name in wrong)
     return line
 
 

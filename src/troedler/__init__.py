@@ -17,7 +17,6 @@ from troedler.core.actions import (
     discard_card,
     discard_dealer_pile,
     end_turn,
-    form_piles,
     play_extra_good,
     play_feed_extra_good,
     play_feed_move,
@@ -29,6 +28,7 @@ from troedler.core.board import Board, Route, RouteKind, Village, default_board,
 from troedler.core.cards import (
     EXTRA_GOOD,
     SPECIAL_FEED,
+    UNKNOWN,
     Card,
     CardCatalogue,
     ExtraGoodCard,
@@ -40,6 +40,7 @@ from troedler.core.cards import (
     load_cards,
     parse_card,
 )
+from troedler.core.chance import form_piles, new_game
 from troedler.core.errors import (
     ConfigurationError,
     FormatError,
@@ -64,13 +65,12 @@ from troedler.core.moves import (
 )
 from troedler.core.rulebook import Rules
 from troedler.core.scoring import Outcome, Tally, outcome, score, tally
-from troedler.core.setting_up import new_game
-from troedler.core.state import GameState, Phase, PlayerState, Turn
+from troedler.core.state import GameState, Phase, PlayerState, Position, Recall, Turn
 from troedler.io.notation import parse_move
 from troedler.io.position_text import from_position_text, position_text
 from troedler.io.records import GameRecord, replay
 from troedler.io.state_json import state_from_json, state_to_json
-from troedler.seat.observation import Observation, determinize, observe
+from troedler.seat import Observation, determinize, observe
 
 __version__ = "0.2.0"
 
@@ -89,6 +89,7 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "EXTRA_GOOD",
     "SPECIAL_FEED",
+    "UNKNOWN",
     "Board",
     "Card",
     "CardCatalogue",
@@ -114,6 +115,8 @@ __all__ = [
     "PlayRequest",
     "PlayRoute",
     "PlayerState",
+    "Position",
+    "Recall",
     "RequestCard",
     "Route",
     "RouteCard",

@@ -17,7 +17,7 @@ from typing import Any
 __all__ = ["MOVED", "install"]
 
 MOVED: dict[str, tuple[str, ...]] = {
-    "troedler.actions": ("troedler.core.actions",),
+    "troedler.actions": ("troedler.core.actions", "troedler.core.forming", "troedler.core.chance"),
     "troedler.board": ("troedler.core.board",),
     "troedler.cards": ("troedler.core.cards",),
     "troedler.chance": ("troedler.core.shuffle",),
@@ -33,9 +33,9 @@ MOVED: dict[str, tuple[str, ...]] = {
     "troedler.rulebook": ("troedler.core.rulebook",),
     "troedler.rules": ("troedler.core.rulebook",),
     "troedler.scoring": ("troedler.core.scoring",),
-    "troedler.setup": ("troedler.core.setting_up",),
+    "troedler.setup": ("troedler.core.setting_up", "troedler.core.chance"),
     "troedler.state": ("troedler.core.state",),
-    "troedler.views": ("troedler.seat.observation",),
+    "troedler.views": ("troedler.seat", "troedler.seat.observation"),
     "troedler.notation": ("troedler.io.notation",),
     "troedler.position": ("troedler.io.position_text",),
     "troedler.records": ("troedler.io.records",),
@@ -52,6 +52,9 @@ class _Moved(types.ModuleType):
     """An old module: each name read from it is read from its new place."""
 
     def __getattr__(self, name: str) -> Any:
+        if name == "__all__":  # for ``from troedler.views import *``
+            places = [importlib.import_module(place) for place in MOVED[self.__name__]]
+            return [name for module in places for name in getattr(module, "__all__", ())]
         if name.startswith("__"):
             raise AttributeError(name)
         for place in MOVED[self.__name__]:

@@ -44,8 +44,9 @@ from troedler.adapters.pettingzoo import ILLEGAL_MOVE_REWARD, TroedlerEnv
 from troedler.bots.base import Bot, BotFailed, check_bot, tell_game_over
 from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError, IllegalMoveError
+from troedler.core.legal import legal_moves
 from troedler.core.scoring import Outcome, outcome
-from troedler.seat.observation import Recall, observe
+from troedler.seat import Recall, observe
 from troedler.simulation.lineup import bot_from_text
 
 __all__ = ["Opponent", "TroedlerGymEnv", "env"]
@@ -190,12 +191,13 @@ class TroedlerGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             bot = self._bots[seat]
             assert bot is not None  # every seat but the learner's has a bot
             seen = observe(state, seat, recall=self.opponent_recall)
+            allowed = legal_moves(state)
             try:
-                move = bot.choose(seen, seen.legal_moves, self._rngs[seat])
+                move = bot.choose(seen, allowed, self._rngs[seat])
             except BotFailed as error:  # a program bot that crashed or timed out
                 self._end("forfeited")
                 return f"{check_bot(bot)} (seat {seat}) {error.kind}: {error}"
-            if move not in seen.legal_moves:
+            if move not in allowed:
                 raise IllegalMoveError(
                     "T1", f"bot {check_bot(bot)!r} chose {describe(move)}, which is not legal"
                 )

@@ -40,17 +40,17 @@ from pettingzoo.utils import wrappers
 
 from troedler.core.board import default_board
 from troedler.core.cards import default_cards
+from troedler.core.chance import new_game
 from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError
 from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import Move
 from troedler.core.rulebook import Rules
 from troedler.core.scoring import Outcome, outcome
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState
 from troedler.encoding.action_ids import ActionEncoder, ActionLayout, action_layout
 from troedler.encoding.tensors import TensorEncoder, TensorLayout, tensor_layout
-from troedler.seat.observation import Recall, observe
+from troedler.seat import Recall, observe
 from troedler.text.render import render_moves, render_observation
 
 __all__ = ["ILLEGAL_MOVE_REWARD", "EnvObservation", "TroedlerEnv", "env", "raw_env", "rewards_for"]
@@ -279,8 +279,9 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
                 lines.append(f"  {name}: {result.points[s]} points, {result.damage[s]} damage{won}")
             return "\n".join(lines)
         seen = observe(game, seat, recall=self.recall)
-        ids = self._ids.action_ids(seen.legal_moves)
-        moves = render_moves(seen.legal_moves).splitlines()
+        allowed = legal_moves(game)
+        ids = self._ids.action_ids(allowed)
+        moves = render_moves(allowed).splitlines()
         listed = [f"{i:>6} {line.split('. ', 1)[1]}" for i, line in zip(ids, moves, strict=True)]
         return "\n".join(
             [render_observation(seen, names), f"{names[seat]} to act (action id, move):", *listed]

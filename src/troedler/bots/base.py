@@ -15,15 +15,15 @@ from typing import Literal, Protocol, runtime_checkable
 import attrs
 
 from troedler.core.cards import fingerprint
+from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError, IllegalMoveError, TroedlerError
-from troedler.core.legal import apply_move
+from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import Move
 from troedler.core.rulebook import Rules
 from troedler.core.scoring import Outcome, outcome
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState, Phase
 from troedler.io.records import MAX_SEAT_NAME, GameRecord
-from troedler.seat.observation import Observation, Recall, observe
+from troedler.seat import Observation, Recall, observe
 
 __all__ = [
     "Bot",
@@ -232,8 +232,9 @@ def play_game(
             assert seat is not None  # a game that is not over has a player to move
             seen = observe(state, seat, recall=recall)
             if not forfeit:
-                move = bots[seat].choose(seen, seen.legal_moves, rngs[seat])
-                if move not in seen.legal_moves:
+                allowed = legal_moves(state)
+                move = bots[seat].choose(seen, allowed, rngs[seat])
+                if move not in allowed:
                     raise IllegalMoveError(
                         "T1",
                         f"bot {names[seat]!r} chose {_bounded(repr(move), 80)}, which is not legal",

@@ -35,8 +35,9 @@ from troedler.bots.base import (
     _bounded,
     describe_error,
 )
+from troedler.core.legal import legal_moves
 from troedler.core.moves import Move
-from troedler.seat.observation import Observation
+from troedler.seat import Observation
 
 __all__ = ["BotFailure", "FailureKind", "ask_bot", "failure_message", "resume_hint"]
 
@@ -80,7 +81,7 @@ def ask_bot(
     def fail(kind: FailureKind, detail: str) -> BotFailure:
         return BotFailure(seat, name, move, observation.round, kind, _bounded(detail, MAX_DETAIL))
 
-    legal_moves = observation.legal_moves
+    allowed = legal_moves(observation)
     started = time.perf_counter()
     keeps_time = hasattr(bot, "limit_move_time")
     wait = move_time_limit if stop_waiting and not keeps_time else None
@@ -96,7 +97,7 @@ def ask_bot(
     if move_time_limit is not None and took > move_time_limit:
         return fail("slow", f"took {took:.3g} s, over the limit of {move_time_limit:g} s")
     try:
-        legal = chosen in legal_moves
+        legal = chosen in allowed
     except Exception as error:  # a returned object whose == raises
         return fail("illegal", describe_error(error))
     if not legal:
@@ -110,13 +111,14 @@ def _choose_within(
     """What ``bot.choose`` returned or raised; None if it did not return
     within ``seconds`` (None: waited for as long as it takes, in this thread)."""
     answer: list[tuple[object, BaseException | None]] = []
+    allowed = legal_moves(observation)
     # In this thread Ctrl-C is passed on; in a thread of the bot's own it
     # cannot be the person's, so whatever the bot raises is its failure.
     caught = (Exception, SystemExit) if seconds is None else BaseException
 
     def choose() -> None:
         try:
-            answer.append((bot.choose(observation, observation.legal_moves, rng), None))
+            answer.append((bot.choose(observation, allowed, rng), None))
         except caught as error:
             answer.append((None, error))
 

@@ -23,7 +23,7 @@ from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
 from troedler.core.scoring import Tally, value_pile_tally
 from troedler.core.state import GameState, Phase
-from troedler.seat.observation import Observation, determinize
+from troedler.seat import Observation, determinize
 
 __all__ = ["GreedyBot", "best_discards", "ending_value", "evaluate"]
 

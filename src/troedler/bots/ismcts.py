@@ -44,7 +44,7 @@ from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import DiscardCard, EndTurn, Move, PlayExtraGood, PlayRequest, PlayRoute
 from troedler.core.scoring import outcome
 from troedler.core.state import GameState, Phase
-from troedler.seat.observation import Observation, determinize
+from troedler.seat import Observation, determinize
 
 __all__ = ["ISMCTSBot"]
 
@@ -202,7 +202,7 @@ class ISMCTSBot:
         """The move searched most often."""
         if len(legal_moves) == 1:
             return legal_moves[0]
-        if observation.discards_due:
+        if observation.turn.discards_due:
             # Ending the turn was one branch of the search; its discards are
             # chosen with the greedy evaluation, as at the root.
             state = determinize(observation, rng)

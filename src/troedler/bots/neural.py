@@ -35,7 +35,7 @@ from troedler.core.errors import ConfigurationError, quote
 from troedler.core.moves import Move
 from troedler.encoding.action_ids import ACTION_LAYOUT_VERSION, action_layout
 from troedler.encoding.tensors import TENSOR_LAYOUT_VERSION, observation_tensor, tensor_layout
-from troedler.seat.observation import Observation
+from troedler.seat import Observation
 
 __all__ = [
     "FORMAT",

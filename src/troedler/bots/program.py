@@ -40,10 +40,11 @@ from pathlib import Path
 from typing import Any
 
 from troedler.bots.base import MAX_BOT_NAME, BotFailed, FailureKind, _bounded
+from troedler.core.cards import UNKNOWN, Card
 from troedler.core.errors import ConfigurationError
 from troedler.core.moves import Move
 from troedler.core.scoring import Outcome
-from troedler.seat.observation import Observation
+from troedler.seat import Observation
 
 __all__ = [
     "MAX_LINE",
@@ -469,43 +470,44 @@ def observation_to_data(observation: Observation) -> dict[str, Any]:
     >>> data["seat"], data["phase"], len(data["players"]), data["players"][1]["hand_size"]
     (0, 'take_piles', 2, 3)
     """
-    board = observation.board
+    o = observation
+    board = o.board
 
-    def codes(cards: Sequence[object] | None) -> list[str | None] | None:
-        return None if cards is None else [None if card is None else str(card) for card in cards]
+    def codes(cards: Sequence[Card]) -> list[str | None]:
+        return [None if card is UNKNOWN else str(card) for card in cards]
 
-    last = observation.last_discard
+    turn = o.turn
     return {
         "protocol": PROTOCOL_VERSION,
-        "seat": observation.seat,
-        "recall": observation.recall,
-        "round": observation.round,
-        "dealer": observation.dealer,
-        "phase": observation.phase.name.lower(),
-        "current_player": observation.current_player,
-        "shuffles": observation.shuffles,
-        "game_round_pile_size": observation.game_round_pile_size,
-        "dealer_piles": [codes(pile) for pile in observation.dealer_piles],
-        "discard_pile": codes(observation.discard_pile),
+        "seat": o.seat,
+        "recall": o.recall,
+        "round": o.round,
+        "dealer": o.dealer,
+        "phase": o.phase.name.lower(),
+        "current_player": o.current_player,
+        "shuffles": o.shuffles,
+        "game_round_pile_size": len(o.game_round_pile),
+        "dealer_piles": [None if pile is None else codes(pile) for pile in o.dealer_piles],
+        "discard_pile": codes(o.discard_pile.cards),
         "village_goods": {
             village.name: str(goods)
-            for village, goods in zip(board.villages, observation.village_goods, strict=True)
+            for village, goods in zip(board.villages, o.village_goods, strict=True)
         },
         "players": [
             {
-                "cart": observation.carts[seat],
-                "goods": str(observation.goods[seat]),
-                "hand": codes(observation.hands[seat]),
-                "hand_size": observation.hand_sizes[seat],
-                "value_pile": codes(observation.value_piles[seat]),
-                "value_pile_size": observation.value_pile_sizes[seat],
+                "cart": player.cart,
+                "goods": str(player.goods),
+                "hand": codes(player.hand) if o.knows_hand(seat) else None,
+                "hand_size": len(player.hand),
+                "value_pile": codes(player.value_pile) if o.knows_hand(seat) else None,
+                "value_pile_size": len(player.value_pile),
             }
-            for seat in range(len(observation.carts))
+            for seat, player in enumerate(o.players)
         ],
         "turn": {
-            "played": codes(observation.played),
-            "delivered_to": list(observation.delivered_to),
-            "discards_due": observation.discards_due,
-            "last_discard": None if last is None else str(last),
+            "played": codes(turn.played),
+            "delivered_to": list(turn.delivered_to),
+            "discards_due": turn.discards_due,
+            "last_discard": None if turn.last_discard is None else str(turn.last_discard),
         },
     }

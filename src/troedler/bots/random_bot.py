@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import attrs
 
 from troedler.core.moves import Move
-from troedler.seat.observation import Observation
+from troedler.seat import Observation
 
 __all__ = ["RandomBot"]
 

@@ -23,16 +23,16 @@ from troedler.bots import BOTS, Bot
 from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
 from troedler.cli.replay import broken_json
+from troedler.core.chance import new_game, seed_answers
 from troedler.core.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
-from troedler.core.legal import apply_move
+from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import Move
 from troedler.core.scoring import outcome
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState
 from troedler.io.notation import parse_move
 from troedler.io.position_text import from_position_text, position_text
 from troedler.io.records import GameRecord, replay
-from troedler.seat.observation import Observation, Recall, observe
+from troedler.seat import Observation, Recall, observe
 from troedler.simulation.lineup import bot_from_text
 from troedler.text.render import (
     HEIGHT,
@@ -162,7 +162,7 @@ def play_in_terminal(
         if seed is None:
             seed = secrets.randbelow(SEEDS)
         first = new_game(players, seed=seed) if position is None else from_position_text(position)
-        if first.rules.explicit_chance or first.num_players != players:
+        if not seed_answers(first.rules) or first.num_players != players:
             raise ConfigurationError(f"play needs a seeded position of {players} players")
         path = None
         if position is None:
@@ -528,7 +528,7 @@ def _ask(
     colour: bool,
 ) -> Move | None:
     """The person's move, asked for until one is legal; None if they leave."""
-    moves = seen.legal_moves
+    moves = legal_moves(seen)
     numbered = {number: move for _, members in group_moves(moves) for number, move in members}
     state = game.state
     names = game.names

@@ -33,12 +33,13 @@ from troedler.core.cards import (
     RequestCard,
     SpecialFeedCard,
     hand_count,
-    hand_counts,
     hand_index,
     hand_without,
     sort_hand,
 )
+from troedler.core.chance import settle
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
+from troedler.core.forming import start_forming, verify_turn_up
 from troedler.core.goods import Good, Goods
 from troedler.core.moves import (
     DISCARD_PILE_MOVES,
@@ -67,11 +68,8 @@ from troedler.core.rulebook import (
     ends_game,
     goes_to_value_pile,
     next_to_take,
-    pile_count,
-    round_cards,
 )
-from troedler.core.shuffle import shuffled
-from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn
+from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn, next_state
 
 __all__ = [
     "PILE_SIZE",
@@ -80,17 +78,13 @@ __all__ = [
     "discard_options",
     "discards_required",
     "end_turn",
-    "form_piles",
-    "forming_outcomes",
     "hand_limit_discards",
     "play_extra_good",
     "play_feed_extra_good",
     "play_feed_move",
     "play_request",
     "play_route",
-    "start_forming",
     "take_pile",
-    "turn_up",
     "verify_discard_card",
     "verify_discard_dealer_pile",
     "verify_end_turn",
@@ -100,7 +94,6 @@ __all__ = [
     "verify_play_request",
     "verify_play_route",
     "verify_take_pile",
-    "verify_turn_up",
 ]
 
 T = TypeVar("T")
@@ -127,222 +120,11 @@ def _own_card(cards: tuple[Card, ...], card: object, rule: str, missing: str) ->
     return cards[at]
 
 
-def _next_state(
-    state: GameState,
-    *,
-    current_player: int | None,
-    turn: Turn,
-    players: tuple[PlayerState, ...] | None = None,
-    village_goods: tuple[Goods, ...] | None = None,
-    dealer_piles: _Piles | None = None,
-    discard_pile: Pile | None = None,
-    game_round_pile: tuple[Card, ...] | None = None,
-    shuffles: int | None = None,
-    phase: Phase | None = None,
-    dealer: int | None = None,
-    round_number: int | None = None,
-) -> GameState:
-    """The state after ``state``: who decides next and the turn so far, and
-    whatever else changed; the rest is shared with ``state``.
-
-    The one place the actions build a state, and much cheaper than
-    :func:`attrs.evolve` on the hot path.
-    """
-    return GameState(
-        state.rules,
-        state.board,
-        state.cards,
-        state.seed,
-        state.shuffles if shuffles is None else shuffles,
-        state.round if round_number is None else round_number,
-        state.dealer if dealer is None else dealer,
-        state.phase if phase is None else phase,
-        current_player,
-        state.game_round_pile if game_round_pile is None else game_round_pile,
-        state.dealer_piles if dealer_piles is None else dealer_piles,
-        state.discard_pile if discard_pile is None else discard_pile,
-        state.village_goods if village_goods is None else village_goods,
-        state.players if players is None else players,
-        turn,
-    )
-
-
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 
 # === The round (R2-R6) =========================================================
-
-# --- R2, R3: forming the dealer piles -----------------------------------------
-
-
-def form_piles(state: GameState) -> GameState:
-    """Form the round's dealer piles from the game-round pile (R2, R3).
-
-    The engine calls this at the start of every round; it is public for
-    tools that build positions. Cards are laid one on each of the
-    (players + 1) piles, then a second layer, up to four. When the
-    game-round pile is used up the discard pile is shuffled into a new one:
-    at the start of the round, and also mid-forming unless
-    ``rules.reshuffle_mid_forming`` is off. With both piles empty, forming
-    stops and piles stay short.
-
-    Forming is the chance nodes of an explicit-chance game (:func:`turn_up`),
-    answered from the seed: each card turned up is the top card of the
-    game-round pile as the seed shuffled it, and each reshuffle is the
-    seed's next shuffle.
-    """
-    if not isinstance(state, GameState):
-        raise _no_state(state)
-    if state.phase is not Phase.TAKE_PILES or state.dealer_piles:
-        _fail(
-            "R1",
-            f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
-        )
-    piles: _Piles = ((),) * pile_count(state.num_players)
-    need = round_cards(state.num_players)
-    laid = 0
-    deck, discard, shuffles = state.game_round_pile, state.discard_pile, state.shuffles
-    while True:
-        deck, discard, shuffles = _settle_forming(state, laid, deck, discard, shuffles)
-        if not deck or laid == need:
-            break
-        # The seed's answers to the next nodes: the top cards of the pile as
-        # it was shuffled, the top card first.
-        take = min(need - laid, len(deck))
-        piles = _lay(piles, laid, deck[: -take - 1 : -1])
-        deck = deck[:-take]
-        laid += take
-    return _next_state(
-        state,
-        current_player=_first_to_take(state),
-        turn=state.turn,
-        dealer_piles=piles,
-        discard_pile=discard,
-        game_round_pile=deck,
-        shuffles=shuffles,
-    )
-
-
-def _first_to_take(state: GameState) -> int:
-    """Who decides first once the piles lie: the dealer discarding (two players)
-    or the dealer's left neighbour taking (R4)."""
-    return cast(int, next_to_take(state.rules, state.dealer, 0))  # nobody has taken yet
-
-
-def start_forming(state: GameState) -> GameState:
-    """``state`` at the start of a round, waiting for chance to form its piles
-    card by card (explicit chance, R2).
-
-    With explicit chance the game-round pile is kept in hand order: its order
-    is decided card by card, by :func:`turn_up`.
-    """
-    return _forming_state(
-        _next_state(
-            state,
-            current_player=None,
-            turn=state.turn,
-            phase=Phase.FORM_PILES,
-            dealer_piles=((),) * pile_count(state.num_players),
-        )
-    )
-
-
-def forming_outcomes(state: GameState) -> tuple[tuple[Card, int], ...]:
-    """The cards chance may turn up next from the game-round pile, each once in
-    hand order, with how many of each the pile holds (R2)."""
-    if not isinstance(state, GameState):
-        raise _no_state(state)
-    if state.phase is not Phase.FORM_PILES:
-        _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    return hand_counts(state.game_round_pile)
-
-
-def verify_turn_up(state: GameState, card: Card) -> Card:
-    """The game-round pile's own ``card``, if chance may turn it up now (R2): a
-    dealer pile is being formed and the game-round pile holds it; else
-    :class:`IllegalMoveError`."""
-    if not isinstance(state, GameState):
-        raise _no_state(state)
-    if state.phase is not Phase.FORM_PILES:
-        _fail("R2", f"no dealer pile is being formed (now: {state.phase.value})")
-    return _own_card(state.game_round_pile, card, "R2", "the game-round pile")
-
-
-def turn_up(state: GameState, card: Card) -> GameState:
-    """Chance turns up ``card`` from the game-round pile and lays it on the next
-    dealer pile: one card on each pile, then the next layer (R2). Checked by
-    :func:`verify_turn_up`."""
-    own = verify_turn_up(state, card)
-    deck = state.game_round_pile
-    at = hand_index(deck, own)
-    piles = state.dealer_piles
-    return _forming_state(
-        _next_state(
-            state,
-            current_player=None,
-            turn=state.turn,
-            game_round_pile=deck[:at] + deck[at + 1 :],
-            dealer_piles=_lay(piles, _laid(piles), (own,)),
-        )
-    )
-
-
-def _laid(piles: _Piles) -> int:
-    return sum(len(pile or ()) for pile in piles)
-
-
-def _lay(piles: _Piles, laid: int, cards: tuple[Card, ...]) -> _Piles:
-    """``piles`` with ``cards``, turned up in this order after ``laid`` others,
-    laid on them: one card on each pile, then the next layer (R2)."""
-    n = len(piles)
-    grown = [list(pile or ()) for pile in piles]
-    for i, card in enumerate(cards, laid):
-        grown[i % n].append(card)
-    return tuple(map(tuple, grown))
-
-
-def _settle_forming(
-    state: GameState, laid: int, deck: tuple[Card, ...], discard: Pile, shuffles: int
-) -> tuple[tuple[Card, ...], Pile, int]:
-    """The game-round pile, discard pile and shuffle count once what needs no
-    decision is done: an empty game-round pile is replaced by the shuffled
-    discard pile at the start of forming, and mid-forming unless
-    ``rules.reshuffle_mid_forming`` is off (R3); full piles need no more.
-
-    The shuffled pile's order is the seed's next shuffle; with explicit
-    chance it is chance's, card by card, and the pile is kept in hand order.
-    """
-    full = laid == round_cards(state.num_players)
-    if deck or full or not discard or (laid and not state.rules.reshuffle_mid_forming):
-        return deck, discard, shuffles
-    if state.rules.explicit_chance:
-        return sort_hand(discard.cards), Pile(), shuffles + 1
-    return shuffled(discard.cards, state.seed, shuffles), Pile(), shuffles + 1
-
-
-def _forming_state(state: GameState) -> GameState:
-    """``state`` while forming with explicit chance, with what needs no chance
-    made (:func:`_settle_forming`), and forming ended once the piles are full
-    or nothing is left to lay."""
-    laid = _laid(state.dealer_piles)
-    if laid < round_cards(state.num_players):
-        deck, discard, shuffles = _settle_forming(
-            state, laid, state.game_round_pile, state.discard_pile, state.shuffles
-        )
-        if deck:
-            return _next_state(
-                state,
-                current_player=None,
-                turn=state.turn,
-                game_round_pile=deck,
-                discard_pile=discard,
-                shuffles=shuffles,
-            )
-    return _next_state(
-        state, current_player=_first_to_take(state), turn=state.turn, phase=Phase.TAKE_PILES
-    )
-
 
 # --- R4, R5: taking the dealer piles ----------------------------------------
 
@@ -412,11 +194,11 @@ def _take_pile(state: GameState, move: TakePile) -> GameState:
     piles = _replace(state.dealer_piles, pile, None)
     taker = next_to_take(state.rules, state.dealer, piles.count(None))
     if taker is not None:
-        return _next_state(
+        return next_state(
             state, players=players, dealer_piles=piles, current_player=taker, turn=NO_TURN
         )
     leftover = tuple(card for rest in piles if rest for card in rest)
-    return _next_state(
+    return next_state(
         state,
         players=players,
         dealer_piles=(),
@@ -450,7 +232,7 @@ def discard_dealer_pile(state: GameState, pile: int) -> GameState:
 
 def _discard_dealer_pile(state: GameState, move: DiscardPile) -> GameState:
     pile = move.pile
-    return _next_state(
+    return next_state(
         state,
         dealer_piles=_replace(state.dealer_piles, pile, None),
         discard_pile=state.discard_pile.add(state.dealer_piles[pile] or ()),
@@ -468,11 +250,11 @@ def _next_turn(
     """After ``seat``'s turn: the next player's turn, or the end of the round (R5, R6)."""
     following = (seat + 1) % state.num_players
     if following != state.dealer:
-        return _next_state(
+        return next_state(
             state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
         )
     if ends_game(state.rules, (len(p.fulfilled_requests) for p in players)):
-        return _next_state(
+        return next_state(
             state,
             players=players,
             discard_pile=discard,
@@ -481,19 +263,14 @@ def _next_turn(
             turn=NO_TURN,
         )
     # The horse passes clockwise and the next round's piles are formed (R6).
-    following_round = _next_state(
+    following_round = start_forming(
         state,
         players=players,
         discard_pile=discard,
         round_number=state.round + 1,
         dealer=(state.dealer + 1) % state.num_players,
-        phase=Phase.TAKE_PILES,
-        current_player=None,
-        turn=NO_TURN,
     )
-    if state.rules.explicit_chance:
-        return start_forming(following_round)
-    return form_piles(following_round)
+    return settle(following_round)
 
 
 # === The turn (T1-T7) ==========================================================
@@ -563,7 +340,7 @@ def _after_card(
         turn.played + played,
         turn.delivered_to if delivered_to is None else turn.delivered_to + (delivered_to,),
     )
-    return _next_state(
+    return next_state(
         state,
         players=_replace(state.players, seat, new_player),
         village_goods=all_goods,
@@ -976,7 +753,7 @@ def _discard_down(
         state.players, seat, PlayerState(player.cart, hand, player.goods, value_pile)
     )
     if due:
-        return _next_state(
+        return next_state(
             state,
             players=players,
             discard_pile=discard,
@@ -1031,9 +808,9 @@ def __getattr__(name: str) -> object:
     if name in _CAN:
         import warnings  # noqa: PLC0415 (only on the deprecated path)
 
-        verify = globals()[f"verify_{name[4:]}"]
+        verify = {**globals(), "verify_turn_up": verify_turn_up}[f"verify_{name[4:]}"]
         warnings.warn(
-            f"troedler.core.actions.{name} is deprecated: use troedler.is_legal(state, move)",
+            f"troedler.actions.{name} is deprecated: use troedler.is_legal(state, move)",
             DeprecationWarning,
             stacklevel=2,
         )

@@ -35,6 +35,7 @@ __all__ = [
     "EXTRA_GOOD",
     "ROUTE_CARDS",
     "SPECIAL_FEED",
+    "UNKNOWN",
     "Card",
     "CardCatalogue",
     "ExtraGoodCard",
@@ -42,6 +43,7 @@ __all__ = [
     "RouteCard",
     "SpecialFeedCard",
     "StartingSet",
+    "UnknownCard",
     "card_sort_key",
     "default_cards",
     "fingerprint",
@@ -147,11 +149,28 @@ class RequestCard:
         return f"{self.goods}:{self.points}"
 
 
-Card = RouteCard | ExtraGoodCard | SpecialFeedCard | RequestCard
-"""Any card of the game."""
+@attrs.frozen(cache_hash=True)
+class UnknownCard:
+    """A card whose face a seat does not know (I1-I3): face down, or in a hand
+    or value pile it has not seen. Only a seat's view holds it, as
+    :data:`UNKNOWN`, in the place of each card it does not know; a game state
+    never does."""
+
+    sort_key: ClassVar[SortKey] = -1
+
+    def __str__(self) -> str:
+        return "?"
+
+
+Card = RouteCard | ExtraGoodCard | SpecialFeedCard | RequestCard | UnknownCard
+"""Any card of the game, or :data:`UNKNOWN` where a seat's view hides one."""
 
 CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
-"""The classes of :data:`Card`, for checks of untrusted values."""
+"""The classes of the game's cards, for checks of untrusted values; a game
+state holds only these, a seat's view :data:`UNKNOWN` as well."""
+
+UNKNOWN = UnknownCard()
+"""The card a seat does not know, in a seat's view."""
 
 EXTRA_GOOD = ExtraGoodCard()
 """The extra good (+1) card."""

@@ -1,29 +1,23 @@
-"""Chance as a player: every good dealt and every card turned up is a chance node.
+"""Chance's nodes, and who answers them: the seed, or the caller.
 
-A seeded game (:func:`troedler.new_game`) takes all its chance from its
-seed. Game-theory tools need chance spelled out instead: at each chance node
-the list of outcomes and their probabilities. A game started with
-:func:`new_explicit_game` stops at every such node, with no player to move:
+Every event of chance is a chance node with its outcomes: each good dealt
+onto a village at set-up (S4), each card laid on the set-up discard pile
+(S5), each card turned up to form the dealer piles (R2), and the order of
+each pile turned face down (S6, R3). While chance decides, a game waits in
+the set-up or forming phase with no player to move.
 
-- set-up (S4): each good dealt onto a numbered village, in board order;
-  outcomes are the kinds of goods still in the bag, weighted by how many;
-- set-up (S5): each card of the face-up set-up discard pile, bottom to top;
-- forming the dealer piles (R2): each card turned up from the face-down
-  game-round pile, which is kept in hand order because its order is only
-  decided card by card; outcomes are the kinds of card it still holds,
-  weighted by their count. An empty game-round pile is replaced by the
-  discard pile (R3) without a chance node: its order is chance's, later.
-
-The rules are the engine's own, and there is one chance path: a seeded game
-goes through the same steps and answers each node from its seed. It works
-out the seed's four set-up shuffles up front and gives them to the same
-step: its goods are dealt one good of the shuffled bag after another, its
-set-up discard pile is laid bottom to top as the seed mixed it, and the
-cards left are the game-round pile in the order the seed shuffled them.
-Forming its piles lays, by the same function, the top cards of that pile;
-and an empty game-round pile is replaced by the same step, with the seed's
-next shuffle where explicit chance keeps the pile in hand order. Every
-player decision is the same, so both modes give the same distribution of games.
+There is one path through them. A seeded game (:func:`new_game`) answers
+every node from its seed, at once, through the same functions:
+:func:`settle` deals its goods in the order of the seed's first shuffle,
+lays its set-up pile in the order of its second and third, and turns up the
+top cards of each face-down pile, which lies in the order of the seed's
+shuffles (:func:`face_down`). A game with explicit chance
+(:func:`new_explicit_game`, ``rules.explicit_chance``) stops at every node
+instead, for the caller to answer with :func:`apply_chance`, as
+game-theory tools need: :func:`chance_outcomes` lists the outcomes with
+their weights. A pile turned face down then lies in hand order, its order
+left to the cards chance turns up one by one. Every player decision is the
+same, so both kinds of game play alike.
 
 >>> from troedler import legal_moves
 >>> state = new_explicit_game(2)
@@ -36,12 +30,40 @@ player decision is the same, so both modes give the same distribution of games.
 
 from __future__ import annotations
 
-from troedler.core.actions import forming_outcomes, turn_up
-from troedler.core.cards import CARD_TYPES, Card
+from collections.abc import Sequence
+
+from troedler.core.board import Board
+from troedler.core.cards import (
+    CARD_TYPES,
+    EXTRA_GOOD,
+    SPECIAL_FEED,
+    Card,
+    CardCatalogue,
+    sort_hand,
+)
 from troedler.core.datafile import describe
-from troedler.core.errors import IllegalMoveError
-from troedler.core.goods import Good
-from troedler.core.setting_up import deal, new_explicit_game, setup_outcomes
+from troedler.core.errors import ConfigurationError, IllegalMoveError
+from troedler.core.forming import (
+    end_forming,
+    forming_outcomes,
+    reshuffle_due,
+    reshuffled,
+    start_forming,
+    turn_up,
+    turn_up_top,
+)
+from troedler.core.goods import GOODS_PER_KIND, Good
+from troedler.core.limits import check_seed
+from troedler.core.rulebook import SETUP_SHUFFLES, Rules, round_cards
+from troedler.core.setting_up import (
+    deal,
+    finish_setup,
+    set_table,
+    setup_complete,
+    setup_outcomes,
+    verify_deal,
+)
+from troedler.core.shuffle import shuffled
 from troedler.core.state import GameState, Phase
 
 __all__ = [
@@ -49,12 +71,79 @@ __all__ = [
     "apply_chance",
     "chance_outcomes",
     "chance_probabilities",
+    "face_down",
+    "form_piles",
     "is_chance_node",
     "new_explicit_game",
+    "new_game",
+    "seed_answers",
+    "settle",
 ]
 
 ChanceOutcome = Good | Card
 """What chance turns up: a good at set-up, or a card."""
+
+
+def seed_answers(rules: Rules) -> bool:
+    """Whether a game of ``rules`` takes its chance from its seed; with
+    ``rules.explicit_chance`` the caller answers each chance node."""
+    return not rules.explicit_chance
+
+
+def new_game(
+    num_players: int,
+    *,
+    seed: int,
+    starting_dealer: int = 0,
+    board: Board | None = None,
+    rules: Rules | None = None,
+    cards: CardCatalogue | None = None,
+) -> GameState:
+    """A new game, set up (S1-S6) with round 1's dealer piles formed.
+
+    The returned state waits for the first decision: the first pile to take
+    (or, with two players, the dealer's pile to discard). ``seed`` answers
+    every chance node of the game. ``board`` and ``cards`` default to the
+    reconstructed ones shipped with troedler; ``rules`` to the rulebook's
+    for ``num_players``.
+
+    >>> state = new_game(4, seed=1)
+    >>> state.round, state.dealer, state.current_player, len(state.dealer_piles)
+    (1, 0, 1, 5)
+    """
+    table = set_table(num_players, starting_dealer, board, rules, cards, seed=check_seed(seed))
+    if not seed_answers(table.rules):
+        raise ConfigurationError(
+            "rules.explicit_chance: a seeded game takes its chance from the seed; "
+            "start a game with explicit chance with new_explicit_game"
+        )
+    return settle(table)
+
+
+def new_explicit_game(
+    num_players: int,
+    *,
+    starting_dealer: int = 0,
+    board: Board | None = None,
+    rules: Rules | None = None,
+    cards: CardCatalogue | None = None,
+) -> GameState:
+    """A new game whose chance is answered by the caller: a state at its first chance node.
+
+    The set-up (S4-S6) and forming the dealer piles (R2, R3) then wait, good
+    by good and card by card, for :func:`apply_chance`. ``rules`` default
+    to the rulebook's with ``explicit_chance`` on.
+
+    >>> state = new_explicit_game(3)
+    >>> state.phase.value, len(chance_outcomes(state))
+    ('set up', 6)
+    """
+    if rules is None:
+        rules = Rules.for_players(num_players, explicit_chance=True)
+    table = set_table(num_players, starting_dealer, board, rules, cards, seed=0)
+    if seed_answers(table.rules):
+        raise ConfigurationError("rules.explicit_chance must be on for a game with explicit chance")
+    return table
 
 
 def is_chance_node(state: GameState) -> bool:
@@ -89,9 +178,99 @@ def apply_chance(state: GameState, outcome: ChanceOutcome) -> GameState:
     :class:`IllegalMoveError` (naming the rule) for anything else.
     """
     if state.phase is Phase.SET_UP:
-        return deal(state, outcome)
+        return _after_chance(deal(state, (verify_deal(state, outcome),)))
     if state.phase is Phase.FORM_PILES:
         if type(outcome) not in CARD_TYPES:
             raise IllegalMoveError("R2", f"chance turns up a card, not {describe(outcome)}")
-        return turn_up(state, outcome)  # type: ignore[arg-type]
+        return _after_chance(turn_up(state, outcome))  # type: ignore[arg-type]
     raise IllegalMoveError("R1", f"no chance node: the game is in the {state.phase.value} phase")
+
+
+def face_down(state: GameState, cards: Sequence[Card], number: int) -> tuple[Card, ...]:
+    """How ``cards`` lie once turned face down as the game-round pile (S6, R3),
+    top card last: in a seeded game, as the seed's shuffle ``number`` orders
+    them; with explicit chance in hand order, since chance names each card
+    as it is turned up."""
+    if seed_answers(state.rules):
+        return shuffled(cards, state.seed, number)
+    return sort_hand(cards)
+
+
+_SETUP_DECK = SETUP_SHUFFLES - 1
+"""The set-up's last shuffle: the one that lays the game-round pile (S6)."""
+
+
+def _after_chance(state: GameState) -> GameState:
+    """``state`` with what follows from chance's last answer done: a set-up
+    that is complete turns the rest of the deck face down and starts forming
+    (S6); while forming, a used-up game-round pile is replaced by the
+    discard pile (R3), turned face down as chance orders it; and where
+    nothing is left to turn up, forming ends."""
+    if state.phase is Phase.SET_UP:
+        if not setup_complete(state):
+            return state
+        deck = face_down(state, state.game_round_pile, _SETUP_DECK)
+        state = start_forming(finish_setup(state, deck))
+    if state.phase is Phase.FORM_PILES and not state.game_round_pile:
+        if not reshuffle_due(state):
+            return end_forming(state)
+        state = reshuffled(state, face_down(state, state.discard_pile.cards, state.shuffles))
+    return state
+
+
+def settle(state: GameState) -> GameState:
+    """``state`` with chance's nodes answered from its seed until a player
+    decides, in a seeded game; a game with explicit chance is left at its
+    node, for :func:`apply_chance`."""
+    if not seed_answers(state.rules):
+        return _after_chance(state)
+    while state.phase.is_chance:
+        state = _after_chance(_seed_answer(state))
+    return state
+
+
+def _seed_answer(state: GameState) -> GameState:
+    """``state`` after the seed answered its chance node: the whole set-up at
+    once (S4, S5), or the top cards of the game-round pile, as many as the
+    dealer piles take or the pile holds (R2)."""
+    if state.phase is Phase.SET_UP:
+        rules, cards, seed = state.rules, state.cards, state.seed
+        goods = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
+        # The set-up pile: the requests the second shuffle picks, mixed with
+        # the special feed by the third (S5).
+        requests = shuffled(cards.requests, seed, 1)
+        chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
+        setup_pile = shuffled(chosen + (SPECIAL_FEED,) * rules.setup_feed, seed, 2)
+        state = deal(state, (*goods, *setup_pile))
+        # The fourth shuffle orders the cards left as seeded set-ups have
+        # always listed them (the routes, the requests not chosen in the
+        # second shuffle's order, the feed, the extra goods), not in hand
+        # order: in any other order every old seed would deal another game,
+        # and old records would no longer replay.
+        feed_left = cards.special_feed - rules.setup_feed
+        listing = (
+            cards.routes + rest + (SPECIAL_FEED,) * feed_left + (EXTRA_GOOD,) * cards.extra_goods
+        )
+        return start_forming(finish_setup(state, face_down(state, listing, _SETUP_DECK)))
+    deck = state.game_round_pile
+    if not deck:  # a reshuffle or the end of forming, which need no answer
+        return state
+    room = round_cards(state.num_players) - sum(map(len, state.dealer_piles))  # type: ignore[arg-type]
+    return turn_up_top(state, min(room, len(deck)))
+
+
+def form_piles(state: GameState) -> GameState:
+    """Form the round's dealer piles of a state at the start of a round, with
+    no piles yet, answering chance from the seed (R2, R3).
+
+    The engine does this at the start of every round; it is public for
+    tools that build positions.
+    """
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"expected a GameState, got {describe(state)}")
+    if state.phase is not Phase.TAKE_PILES or state.dealer_piles:
+        raise IllegalMoveError(
+            "R1",
+            f"dealer piles are formed once, at the start of a round (now: {state.phase.value})",
+        )
+    return settle(start_forming(state))

@@ -20,14 +20,15 @@ from troedler.core.cards import (
     CARD_TYPES,
     EXTRA_GOOD,
     SPECIAL_FEED,
+    UNKNOWN,
     Card,
     CardCatalogue,
     RequestCard,
     SpecialFeedCard,
     card_sort_key,
     hand_count,
-    sort_hand,
 )
+from troedler.core.chance import seed_answers
 from troedler.core.errors import TroedlerError, quote, some_of
 from troedler.core.goods import GOODS_PER_KIND, Goods
 from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
@@ -51,7 +52,7 @@ from troedler.core.rulebook import (
     setup_portion,
     taker,
 )
-from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn
+from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Position, Turn
 
 __all__ = [
     "Problem",
@@ -61,9 +62,11 @@ __all__ = [
     "hand_size_problems",
     "located_problems",
     "pending_discard_problem",
+    "position_shape_problem",
     "problems",
     "public_problems",
     "setup_goods_problem",
+    "table_problems",
     "taker_problem",
 ]
 
@@ -87,8 +90,9 @@ def _cards_in_play(
     return tuple(counter.items())
 
 
-def cards_in_state(state: GameState) -> Counter[Card]:
-    """Every card of ``state``, wherever it lies: piles, hands, value piles, the turn."""
+def cards_in_state(state: Position) -> Counter[Card]:
+    """Every card of ``state``, wherever it lies: piles, hands, value piles, the
+    turn (of a seat's view, :data:`~troedler.core.cards.UNKNOWN` too)."""
     counter: Counter[Card] = Counter(state.game_round_pile)
     counter.update(state.discard_pile.cards)
     counter.update(state.turn.played)
@@ -144,17 +148,10 @@ def located_problems(state: GameState) -> list[Problem]:
     shape = _shape_problem(state)
     if shape is not None:
         return [("", shape)]
-    found: list[Problem] = []
-    n = state.num_players
-    if n != state.rules.num_players:
-        found.append(("players", f"{n} players but rules for {state.rules.num_players}"))
-    if len(state.village_goods) != len(state.board.villages):
-        found.append(("village_goods", "village_goods does not match the board"))
-    for player in state.players:
-        if not state.board.has_village(player.cart):
-            found.append(("players", f"a cart stands on unknown village {quote(player.cart)}"))
+    found = table_problems(state)
     if found:
         return found  # the checks below read seats and villages
+    n = state.num_players
     for seat, player in enumerate(state.players):
         for name, cards in (("hand", player.hand), ("value pile", player.value_pile)):
             if list(cards) != sorted(cards, key=card_sort_key):
@@ -178,58 +175,51 @@ def located_problems(state: GameState) -> list[Problem]:
                 f"missing {some_of(missing)}",
             )
         )
-    turn = state.turn
-    found.extend(
-        public_problems(
-            state.rules,
-            state.board,
-            state.cards,
-            state.phase,
-            state.round,
-            state.shuffles,
-            state.dealer,
-            state.current_player,
-            state.village_goods,
-            tuple(p.goods for p in state.players),
-            tuple(len(p.hand) for p in state.players),
-            tuple(None if pile is None else len(pile) for pile in state.dealer_piles),
-            state.discard_pile.cards,
-            turn,
-        )
-    )
+    found.extend(public_problems(state))
     found.extend(_chance_problems(state))
     found.extend(_pending_discard_problems(state))
     return found
 
 
-def public_problems(
-    rules: Rules,
-    board: Board,
-    cards: CardCatalogue,
-    phase: Phase,
-    round_number: int,
-    shuffles: int,
-    dealer: int,
-    current: int | None,
-    village_goods: tuple[Goods, ...],
-    player_goods: tuple[Goods, ...],
-    hand_sizes: tuple[int, ...],
-    pile_sizes: tuple[int | None, ...],
-    discard: Sequence[Card | None],
-    turn: Turn,
-) -> list[Problem]:
-    """What no game can reach, in the facts every seat sees: the same checks
-    for a :class:`GameState` and a seat's :class:`~troedler.Observation`.
+def table_problems(position: Position) -> list[Problem]:
+    """Whether the seats and villages that the other checks read fit the
+    position's rules, board and cards: a player for each seat of the rules,
+    goods for every village, carts on villages of the board, a starting set
+    for every start village (C3)."""
+    found: list[Problem] = []
+    n, rules, board = position.num_players, position.rules, position.board
+    if n != rules.num_players:
+        found.append(("players", f"{n} players but rules for {rules.num_players}"))
+    if len(position.village_goods) != len(board.villages):
+        found.append(("village_goods", "village_goods does not match the board"))
+    for player in position.players:
+        if not board.has_village(player.cart):
+            found.append(("players", f"a cart stands on unknown village {quote(player.cart)}"))
+    try:
+        for seat in range(rules.num_players):
+            position.cards.starting_set(board.start_village(seat, rules.num_players))
+    except KeyError:
+        found.append(("cards", "the cards have no starting set for a start village (C3)"))
+    return found
 
-    ``pile_sizes`` holds each dealer pile's size (None: gone), ``discard``
-    the discard pile bottom to top (None: a card not known), ``turn`` the
-    turn so far. Goods (C1, S4), seats and phase (R1, R5), shuffles (R3),
-    dealer piles (R2, R4), hand sizes (R4, T7), the set-up pile (S5, I2) and
-    the turn (T4, T7).
+
+def public_problems(position: Position) -> list[Problem]:
+    """What no game can reach, in the facts every seat sees: the same checks
+    for a :class:`GameState` and a seat's :class:`~troedler.Observation`, whose
+    unknown cards count as unknown. Goods (C1, S4), seats and phase (R1, R5),
+    shuffles (R3), dealer piles (R2, R4), hand sizes (R4, T7), the set-up
+    pile (S5, I2) and the turn (T4, T7).
     """
+    rules, board, cards, phase = position.rules, position.board, position.cards, position.phase
+    round_number, shuffles, dealer = position.round, position.shuffles, position.dealer
+    current, village_goods, turn = position.current_player, position.village_goods, position.turn
+    player_goods = tuple(p.goods for p in position.players)
+    hand_sizes = tuple(len(p.hand) for p in position.players)
+    pile_sizes = tuple(None if pile is None else len(pile) for pile in position.dealer_piles)
+    discard = position.discard_pile.cards
     setting_up = phase is Phase.SET_UP
     goods = goods_problem(goods_per_kind((*village_goods, *player_goods)), in_bag=setting_up)
-    if not goods and setting_up and rules.explicit_chance:
+    if not goods and setting_up:  # only explicit chance waits there (_chance_problems)
         goods = setup_goods_problem(board, village_goods, player_goods)
     sizes = hand_size_problems(
         rules, phase, dealer, current, pile_sizes.count(None), hand_sizes, len(turn.played)
@@ -283,7 +273,7 @@ def _pile_problem(
 
 
 def _setup_pile_problem(
-    rules: Rules, cards: CardCatalogue, phase: Phase, shuffles: int, discard: Sequence[Card | None]
+    rules: Rules, cards: CardCatalogue, phase: Phase, shuffles: int, discard: Sequence[Card]
 ) -> str | None:
     """Until the first reshuffle the set-up pile lies at the bottom of the
     discard pile, and everyone knows what it is made of (S5, I2): its known
@@ -296,7 +286,7 @@ def _setup_pile_problem(
     bottom = discard[:portion]
     feed = sum(1 for card in bottom if type(card) is SpecialFeedCard)
     requests = sum(1 for card in bottom if type(card) is RequestCard)
-    unknown = sum(1 for card in bottom if card is None)
+    unknown = sum(1 for card in bottom if card is UNKNOWN)
     if (
         len(bottom) == portion == feed + requests + unknown
         and feed <= rules.setup_feed
@@ -315,7 +305,7 @@ def _turn_problem(
     phase: Phase,
     current: int | None,
     hand_sizes: tuple[int, ...],
-    discard: Sequence[Card | None],
+    discard: Sequence[Card],
     turn: Turn,
 ) -> str | None:
     """The turn so far: one request played for each village delivered to,
@@ -344,11 +334,11 @@ def _turn_problem(
     return None
 
 
-def _cards_problem(cards: object, name: str) -> str | None:
+def _cards_problem(cards: object, name: str, kinds: frozenset[type]) -> str | None:
     if type(cards) is not tuple:
         return f"{name} must be a tuple of cards, not {type(cards).__name__}"
     for card in cards:
-        if type(card) not in CARD_TYPES:
+        if type(card) not in kinds:
             return f"{name} holds {quote(card)}, which is not a card"
     return None
 
@@ -357,6 +347,9 @@ def _int_problem(value: object, name: str, low: int, high: int) -> str | None:
     if type(value) is not int or not low <= value <= high:
         return f"{name} must be an int {low} to {high}, not {quote(value)}"
     return None
+
+
+_GAME_CARDS = frozenset(CARD_TYPES)
 
 
 def _shape_problem(state: object) -> str | None:
@@ -368,57 +361,65 @@ def _shape_problem(state: object) -> str | None:
     """
     if not isinstance(state, GameState):
         return f"expected a GameState, got {quote(state)}"
+    return _int_problem(state.seed, "seed", MIN_SEED, MAX_SEED) or position_shape_problem(
+        state, _GAME_CARDS
+    )
+
+
+def position_shape_problem(position: Position, kinds: frozenset[type]) -> str | None:
+    """The first field of ``position`` (a state's or a seat's view's) that
+    does not hold a value of its type, its cards being of ``kinds``."""
     for name, kind in (("rules", Rules), ("board", Board), ("cards", CardCatalogue)):
-        if not isinstance(getattr(state, name), kind):
-            return f"{name} must be a {kind.__name__}, not {quote(getattr(state, name))}"
+        if not isinstance(getattr(position, name), kind):
+            return f"{name} must be a {kind.__name__}, not {quote(getattr(position, name))}"
     found = (
-        _int_problem(state.seed, "seed", MIN_SEED, MAX_SEED)
-        or _int_problem(state.shuffles, "shuffles", 0, MAX_SHUFFLES)
-        or _int_problem(state.round, "round", 1, MAX_ROUNDS)
-        or _int_problem(state.dealer, "dealer", 0, 3)
-        or _cards_problem(state.game_round_pile, "the game-round pile")
+        _int_problem(position.shuffles, "shuffles", 0, MAX_SHUFFLES)
+        or _int_problem(position.round, "round", 1, MAX_ROUNDS)
+        or _int_problem(position.dealer, "dealer", 0, 3)
+        or _cards_problem(position.game_round_pile, "the game-round pile", kinds)
     )
     if found:
         return found
-    if not isinstance(state.phase, Phase):
-        return f"phase must be a Phase, not {quote(state.phase)}"
-    if state.current_player is not None and type(state.current_player) is not int:
-        return f"current_player must be a seat or None, not {quote(state.current_player)}"
-    if type(state.dealer_piles) is not tuple:
+    if not isinstance(position.phase, Phase):
+        return f"phase must be a Phase, not {quote(position.phase)}"
+    if position.current_player is not None and type(position.current_player) is not int:
+        return f"current_player must be a seat or None, not {quote(position.current_player)}"
+    if type(position.dealer_piles) is not tuple:
         return "dealer_piles must be a tuple"
-    for pile in state.dealer_piles:
-        found = None if pile is None else _cards_problem(pile, "a dealer pile")
+    for pile in position.dealer_piles:
+        found = None if pile is None else _cards_problem(pile, "a dealer pile", kinds)
         if found:
             return found
-    discard = state.discard_pile
+    discard = position.discard_pile
     try:
-        found = _cards_problem(discard.cards, "the discard pile")
+        found = _cards_problem(discard.cards, "the discard pile", kinds)
         if not found and len(discard) != len(discard.cards):
             found = "the discard pile's size is not its number of cards"
     except (AttributeError, TypeError):
         found = f"discard_pile must be a Pile, not {quote(discard)}"
     if found:
         return found
-    goods = state.village_goods
+    goods = position.village_goods
     if type(goods) is not tuple or not all(isinstance(g, Goods) for g in goods):
         return "village_goods must be a tuple of Goods"
-    if type(state.players) is not tuple or not MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS:
+    players = position.players
+    if type(players) is not tuple or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return f"players must be a tuple of {MIN_PLAYERS} to {MAX_PLAYERS} PlayerState"
-    for seat, player in enumerate(state.players):
+    for seat, player in enumerate(players):
         if not isinstance(player, PlayerState):
             return f"players[{seat}] must be a PlayerState, not {quote(player)}"
         found = (
-            _cards_problem(player.hand, f"the hand of seat {seat}")
-            or _cards_problem(player.value_pile, f"the value pile of seat {seat}")
+            _cards_problem(player.hand, f"the hand of seat {seat}", kinds)
+            or _cards_problem(player.value_pile, f"the value pile of seat {seat}", kinds)
             or (None if isinstance(player.goods, Goods) else f"the goods of seat {seat}")
             or (None if isinstance(player.cart, str) else f"the cart of seat {seat}")
         )
         if found:
             return found
-    turn = state.turn
+    turn = position.turn
     if not isinstance(turn, Turn):
         return f"turn must be a Turn, not {quote(turn)}"
-    found = _cards_problem(turn.played, "the cards played this turn")
+    found = _cards_problem(turn.played, "the cards played this turn", _GAME_CARDS)
     if found:
         return found
     if type(turn.delivered_to) is not tuple or not all(
@@ -434,18 +435,14 @@ def _shape_problem(state: object) -> str | None:
 
 
 def _chance_problems(state: GameState) -> list[Problem]:
-    """What a game with explicit chance (or without it) cannot reach."""
+    """Where a game waits for chance, what it cannot have reached: a seeded
+    game never waits, its seed answers at once; one with explicit chance
+    waits only while chance has work."""
     rules = state.rules
-    if not rules.explicit_chance:
-        if state.phase.is_chance:
-            return [("phase", f"a seeded game never waits in the {state.phase.value} phase")]
-        return []
+    if state.phase.is_chance and seed_answers(rules):
+        return [("phase", f"a seeded game never waits in the {state.phase.value} phase")]
     found: list[Problem] = []
     pile = state.game_round_pile
-    if pile != sort_hand(pile):
-        found.append(
-            ("game_round_pile", "with explicit chance the game-round pile is kept in hand order")
-        )
     if state.phase is Phase.SET_UP:
         if any(player.value_pile for player in state.players):
             found.append(("players", "a value pile holds cards before the game is set up"))
@@ -469,7 +466,7 @@ def _chance_problems(state: GameState) -> list[Problem]:
         feed_left, requests_left = rules.setup_feed - feed, rules.setup_requests - requests
         if dealt == GOODS_PER_KIND and feed_left <= 0 and requests_left <= 0:
             found.append(("phase", "the set-up is complete, so the game has left the set-up phase"))
-        elif hand_count(pile, SPECIAL_FEED) < feed_left or (
+        elif pile.count(SPECIAL_FEED) < feed_left or (
             sum(1 for card in pile if type(card) is RequestCard) < requests_left
         ):
             found.append(

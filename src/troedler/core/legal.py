@@ -31,7 +31,7 @@ from troedler.core.moves import (
     discard_move,
 )
 from troedler.core.rulebook import MAX_PLAYERS, dealer_discards_first, pile_count
-from troedler.core.state import GameState, Phase
+from troedler.core.state import GameState, Phase, Position
 
 __all__ = ["apply_move", "is_legal", "legal_moves", "verify_move"]
 
@@ -39,10 +39,13 @@ MAX_PILES = pile_count(MAX_PLAYERS)
 """Dealer piles with the most players: four players + 1 (R2)."""
 
 
-def legal_moves(state: GameState) -> tuple[Move, ...]:
+def legal_moves(state: Position) -> tuple[Move, ...]:
     """Every move the current player may make, each once, in a fixed order.
 
-    Empty only once the game is over. Cards of the same kind are one move:
+    Empty only once the game is over, and while chance decides. Of a seat's
+    view (:func:`~troedler.observe`), the seat's own moves when the decision
+    is its own, and none while another seat decides, whose hand it may not
+    know. Cards of the same kind are one move:
     holding two bridge cards does not list each bridge twice. In a turn the
     order is route moves, extra goods, special feed moves and goods,
     deliveries, and ending the turn last; while discards are due (T7) the
@@ -54,12 +57,15 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """
     try:
         phase = state.phase
+        viewer = state.viewer
+        if viewer is not None and viewer != state.current_player:
+            return ()  # whoever decides may hold cards the viewer does not know
         if phase is Phase.PLAY_TURNS:
             if state.turn.discards_due:
                 return _discard_moves(state)
             return _turn_moves(state)
     except AttributeError:
-        if isinstance(state, GameState):
+        if isinstance(state, Position):
             raise
         raise _not_a_state(state) from None
     if phase is Phase.TAKE_PILES:
@@ -75,7 +81,7 @@ def _not_a_state(value: object) -> ConfigurationError:
     return ConfigurationError(f"expected a GameState, got {quote(value)}")
 
 
-def _turn_moves(state: GameState) -> tuple[Move, ...]:
+def _turn_moves(state: Position) -> tuple[Move, ...]:
     player = state.players[cast(int, state.current_player)]
     board = state.board
     table = board_moves(board)
@@ -129,7 +135,7 @@ def _turn_moves(state: GameState) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _discard_moves(state: GameState) -> tuple[Move, ...]:
+def _discard_moves(state: Position) -> tuple[Move, ...]:
     player = state.players[cast(int, state.current_player)]
     turn = state.turn
     return tuple(

@@ -9,7 +9,7 @@ import attrs
 from troedler.core.cards import Card, RequestCard, SpecialFeedCard
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
-from troedler.core.state import GameState
+from troedler.core.state import GameState, Position
 
 __all__ = [
     "TWO_PLAYER_DAMAGE_MARGIN",
@@ -130,12 +130,15 @@ def _totally_damaged(damage: tuple[int, ...], two_player_rules: bool) -> frozens
     return frozenset(worst) if len(worst) == 1 else frozenset()
 
 
-def tally(state: GameState, seat: int) -> Tally:
-    """Seat ``seat``'s tally as things stand."""
-    if not isinstance(state, GameState):
+def tally(state: Position, seat: int) -> Tally:
+    """Seat ``seat``'s tally as things stand, in a state or in a seat's view
+    that knows that seat's value pile (:meth:`~troedler.Position.knows_hand`)."""
+    if not isinstance(state, Position):
         raise ConfigurationError(f"tally needs a GameState, not {quote(state)}")
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {quote(seat)}")
+    if not state.knows_hand(seat):
+        raise ConfigurationError(f"the value pile of seat {seat} is not known here (I3)")
     player = state.players[seat]
     return value_pile_tally(player.value_pile, len(player.goods))
 

@@ -10,6 +10,7 @@ the top card.
 from __future__ import annotations
 
 import enum
+from typing import Literal
 
 import attrs
 
@@ -28,7 +29,10 @@ __all__ = [
     "GameState",
     "Phase",
     "PlayerState",
+    "Position",
+    "Recall",
     "Turn",
+    "next_state",
 ]
 
 
@@ -101,21 +105,28 @@ class Turn:
 NO_TURN = Turn()
 
 
+Recall = Literal["perfect", "table"]
+"""What a seat remembers (I1, I3): everything it saw, or what lies on the table now."""
+
+
 # repr=False: the generated repr lists every card and runs to 12,000 characters.
 @attrs.frozen(weakref_slot=False, repr=False)
-class GameState:
-    """The whole game at one moment. Build one with :func:`troedler.new_game`.
+class Position:
+    """A game at one moment as someone knows it: the fields a whole
+    :class:`GameState` and a seat's :class:`~troedler.Observation` share.
 
-    The engine builds a state or two at every move, so building one checks
-    nothing: a state made by hand (with :func:`attrs.evolve`, say) is
-    checked by :func:`check_invariants`, as the readers and writers do.
+    Whatever reads a position (the pictures, the terminal screen, the
+    tensors, a bot) reads these fields and properties alike of either. In a
+    seat's view every card the seat does not know is
+    :data:`~troedler.core.cards.UNKNOWN`, in its place: the stacks keep their
+    sizes and order, so a picture shows its back. A position is never built
+    as such: build a state with :func:`troedler.new_game` and a view with
+    :func:`troedler.observe`.
     """
 
     rules: Rules
     board: Board
     cards: CardCatalogue
-    seed: int
-    """The game's seed: every shuffle derives from it (and from ``shuffles``)."""
     shuffles: int
     """How many shuffles the game has made so far."""
     round: int
@@ -123,17 +134,34 @@ class GameState:
     """The seat that holds the horse this round."""
     phase: Phase
     current_player: int | None
-    """The seat whose decision the game waits for; None once the game is over."""
+    """The seat whose decision the game waits for; None once the game is
+    over, and while chance decides (set-up, forming piles)."""
     game_round_pile: tuple[Card, ...]
-    """The face-down game-round pile, bottom to top."""
+    """The face-down game-round pile, bottom to top: the next card turned up
+    is chance's (see :mod:`troedler.core.chance`)."""
     dealer_piles: tuple[tuple[Card, ...] | None, ...]
-    """This round's dealer piles while they are taken; None marks a pile that is
-    gone (taken or discarded). Empty outside the take-piles phase."""
+    """This round's dealer piles while they are formed and taken; None marks a
+    pile that is gone (taken or discarded). Empty outside those phases."""
     discard_pile: Pile
     """The face-up discard pile; ``discard_pile.cards`` lists it bottom to top."""
     village_goods: tuple[Goods, ...]
     players: tuple[PlayerState, ...]
-    turn: Turn = NO_TURN
+    turn: Turn
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose knowledge this is; None for a whole state, which
+        knows everything."""
+        return None
+
+    @property
+    def recall(self) -> Recall | None:
+        """The viewer's recall; None for a whole state."""
+        return None
+
+    def knows_hand(self, seat: int) -> bool:
+        """Whether the hand and the value pile of ``seat`` are known here (I1, I3)."""
+        return True
 
     @property
     def num_players(self) -> int:
@@ -145,15 +173,9 @@ class GameState:
         """Whether the game has ended (E1)."""
         return self.phase is Phase.GAME_OVER
 
-    def __repr__(self) -> str:
-        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
-        return (
-            f"<GameState: {self.num_players} players, round {self.round}, "
-            f"{self.phase.value}{to_move}>"
-        )
-
     def _repr_svg_(self) -> str:
-        """The position as a picture, for Jupyter."""
+        """The position as a picture, for Jupyter: a view draws nothing more
+        than its seat knows."""
         # Imported here, not at the top: the core never imports the pictures
         # package, which sits on top of it (python-chess does the same).
         from troedler.svg import board  # noqa: PLC0415
@@ -169,3 +191,66 @@ class GameState:
     def pile_tops(self) -> tuple[Card | None, ...]:
         """The visible top card of each dealer pile (None: gone or empty)."""
         return tuple(pile[-1] if pile else None for pile in self.dealer_piles)
+
+
+@attrs.frozen(weakref_slot=False, repr=False)
+class GameState(Position):
+    """The whole game at one moment. Build one with :func:`troedler.new_game`.
+
+    The engine builds a state or two at every move, so building one checks
+    nothing: a state made by hand (with :func:`attrs.evolve`, say) is
+    checked by :func:`check_invariants`, as the readers and writers do.
+    """
+
+    seed: int
+    """The game's seed: every shuffle derives from it (and from ``shuffles``)."""
+
+    # A value, not the property: read on every legal_moves, it costs no call.
+    viewer = None
+
+    def __repr__(self) -> str:
+        to_move = "" if self.current_player is None else f", seat {self.current_player} to move"
+        return (
+            f"<GameState: {self.num_players} players, round {self.round}, "
+            f"{self.phase.value}{to_move}>"
+        )
+
+
+def next_state(
+    state: GameState,
+    *,
+    current_player: int | None,
+    turn: Turn,
+    players: tuple[PlayerState, ...] | None = None,
+    village_goods: tuple[Goods, ...] | None = None,
+    dealer_piles: tuple[tuple[Card, ...] | None, ...] | None = None,
+    discard_pile: Pile | None = None,
+    game_round_pile: tuple[Card, ...] | None = None,
+    shuffles: int | None = None,
+    phase: Phase | None = None,
+    dealer: int | None = None,
+    round_number: int | None = None,
+) -> GameState:
+    """The state after ``state``: who decides next and the turn so far, and
+    whatever else changed; the rest is shared with ``state``.
+
+    The one place the rules build a state from the one before, and much
+    cheaper than :func:`attrs.evolve` on the hot path.
+    """
+    return GameState(
+        state.rules,
+        state.board,
+        state.cards,
+        state.shuffles if shuffles is None else shuffles,
+        state.round if round_number is None else round_number,
+        state.dealer if dealer is None else dealer,
+        state.phase if phase is None else phase,
+        current_player,
+        state.game_round_pile if game_round_pile is None else game_round_pile,
+        state.dealer_piles if dealer_piles is None else dealer_piles,
+        state.discard_pile if discard_pile is None else discard_pile,
+        state.village_goods if village_goods is None else village_goods,
+        state.players if players is None else players,
+        turn,
+        state.seed,
+    )

@@ -14,8 +14,8 @@ network sees every seat's position the same way. Cards are counted per card type
 the order of :func:`troedler.encoding.action_ids.card_types`; goods in
 :class:`~troedler.Good` order; villages in board order.
 
-:func:`state_tensor` gives the same array straight from a game state and a
-seat, faster; the environments use it.
+:func:`state_tensor` gives the same array from a game state and a seat: it
+observes the state and encodes what the seat knows, by the same path.
 
 Needs numpy (``pip install 'troedler[rl]'``).
 
@@ -32,28 +32,29 @@ import itertools
 import operator
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import cast
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
 from troedler.core.board import Board, default_board
-from troedler.core.cards import Card, CardCatalogue, RequestCard, SpecialFeedCard, default_cards
+from troedler.core.cards import (
+    UNKNOWN,
+    Card,
+    CardCatalogue,
+    RequestCard,
+    SpecialFeedCard,
+    default_cards,
+)
 from troedler.core.datafile import describe
-from troedler.core.errors import ConfigurationError, quote, some_of
+from troedler.core.errors import ConfigurationError, some_of
 from troedler.core.goods import Goods
 from troedler.core.invariants import problems
+from troedler.core.pile import Pile
 from troedler.core.rulebook import Rules, pile_count
 from troedler.core.state import GameState, Phase, PlayerState
 from troedler.encoding.action_ids import card_types
-from troedler.seat.observation import (
-    Observation,
-    Recall,
-    observation_problem,
-    seat_knows,
-    seen_stacks,
-)
+from troedler.seat import Observation, Recall, observation_problem, observe
 
 __all__ = [
     "MEMO_SIZE",
@@ -261,7 +262,7 @@ class TensorLayout:
     def encode_state(
         self, state: GameState, seat: int, recall: Recall = "table"
     ) -> npt.NDArray[np.float32]:
-        """The tensor of what ``seat`` knows of ``state``, without an Observation:
+        """The tensor of what ``seat`` knows of ``state``:
         :meth:`TensorEncoder.encode_state` of a new encoder, which keeps nothing
         between calls (an environment keeps its own encoder)."""
         return TensorEncoder(self).encode_state(state, seat, recall)
@@ -295,10 +296,7 @@ class TensorEncoder:
         self._last_villages: tuple[tuple[Goods, ...], bytes] = ((), b"")
         self._memo: dict[int, tuple[tuple[Card, ...], tuple[bytes, bytes]]] = {}
         self._rows: tuple[dict[int, tuple[PlayerState, bytes]], ...] = ({}, {})
-        nothing: tuple[tuple[object, bytes], tuple[object, object, bytes]] = (
-            (None, b""),
-            (None, None, b""),
-        )
+        nothing: tuple[tuple[object, bytes], tuple[object, bytes]] = ((None, b""), (None, b""))
         self._stacks_memo = [nothing, nothing]
         """The dealer-pile and discard-pile slices last encoded, for each recall."""
 
@@ -309,65 +307,37 @@ class TensorEncoder:
             raise ConfigurationError(f"expected an Observation, got {describe(o)}")
         self._check_game(o.rules, o.board, o.cards, "observation")
         try:
-            return self._encode_observation(o)
+            return self._encode(o)
         except _MALFORMED:
             problem = observation_problem(o) or "a count out of range"
             raise ConfigurationError(f"not an observation of a game: {problem}") from None
 
-    def _encode_observation(self, o: Observation) -> npt.NDArray[np.float32]:
-        perfect = o.recall == "perfect"
-        rows = [
-            self._row(
-                o.carts[seat], o.goods[seat], o.hand_sizes[seat], o.hands[seat],
-                o.value_pile_sizes[seat], o.value_piles[seat],
-            )
-            for seat in self._orders[o.seat]
-        ]  # fmt: skip
-        pieces = self._head(
-            o.seat, perfect, o.round, o.phase, o.dealer, o.current_player,
-            o.discards_due, o.last_discard, o.played, o.delivered_to,
-        )  # fmt: skip
-        pieces.append(self._village_bytes(o.village_goods))
-        pieces += rows
-        pieces.append(self._dealer_pile_bytes(o.dealer_piles))
-        pieces.append(self._discard_bytes(o.discard_pile, perfect))
-        pieces.append(_BYTES[o.game_round_pile_size])
-        return self._assemble(pieces, o.round)
-
     def encode_state(
         self, state: GameState, seat: int, recall: Recall = "table"
     ) -> npt.NDArray[np.float32]:
-        """The tensor of what ``seat`` knows of ``state``, without an Observation.
-
-        Always equal to ``encode(observe(state, seat, recall=recall))``, and
-        faster: the rows of players who did not change since this encoder's
-        last call are not built again, nor the stacks while no card was laid
-        or discarded. Who knows which hand is :func:`troedler.seat.observation.seat_knows`,
-        as for :func:`~troedler.observe`. The tests check the equality over
-        thousands of reachable states, for every seat and both recalls.
-        """
+        """The tensor of what ``seat`` knows of ``state``: that of
+        ``observe(state, seat, recall=recall)``, which it encodes."""
         if not isinstance(state, GameState):
             raise ConfigurationError(f"expected a GameState, got {describe(state)}")
         self._check_game(state.rules, state.board, state.cards, "state")
-        if type(seat) is not int or not 0 <= seat < self.num_players:
-            raise ConfigurationError(f"seat must be 0 to {self.num_players - 1}, not {quote(seat)}")
-        if recall not in ("perfect", "table"):
-            raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
+        seen = observe(state, seat, recall=recall)
         try:
-            return self._encode_state(state, seat, recall)
+            return self._encode(seen)
         except _MALFORMED:
             found = problems(state) or ["a count out of range"]
             raise ConfigurationError(
                 "not a state a game can reach: " + some_of(found, 3, separator="; ")
             ) from None
 
-    def _encode_state(self, state: GameState, seat: int, recall: Recall) -> npt.NDArray[np.float32]:
-        perfect = recall == "perfect"
-        players = state.players
+    def _encode(self, o: Observation) -> npt.NDArray[np.float32]:
+        perfect = o.recall == "perfect"
         rows = []
-        for other in self._orders[seat]:
-            player = players[other]
-            known = seat_knows(seat, other, perfect)
+        for other in self._orders[o.seat]:
+            player = o.players[other]
+            # The hand and value pile of a seat not known are counted as
+            # hidden, even when empty: who knows what is the rule's, not the
+            # cards'.
+            known = o.knows_hand(other)
             memo = self._rows[known]
             kept = memo.get(id(player))
             if kept is not None and kept[0] is player:
@@ -382,35 +352,31 @@ class TensorEncoder:
             # The kept player keeps its id() from being reused by another.
             memo[id(player)] = (player, row)
             rows.append(row)
-        turn = state.turn
+        turn = o.turn
         pieces = self._head(
-            seat, perfect, state.round, state.phase, state.dealer, state.current_player,
+            o.seat, perfect, o.round, o.phase, o.dealer, o.current_player,
             turn.discards_due, turn.last_discard, turn.played, turn.delivered_to,
         )  # fmt: skip
-        pieces.append(self._village_bytes(state.village_goods))
+        pieces.append(self._village_bytes(o.village_goods))
         pieces += rows
-        pieces += self._seen_stacks(state, recall)
-        pieces.append(_BYTES[len(state.game_round_pile)])
-        return self._assemble(pieces, state.round)
+        pieces += self._stacks(o.dealer_piles, o.discard_pile, perfect)
+        pieces.append(_BYTES[len(o.game_round_pile)])
+        return self._assemble(pieces, o.round)
 
-    def _seen_stacks(self, state: GameState, recall: Recall) -> tuple[bytes, bytes]:
-        """The dealer-pile and discard-pile slices of :func:`seen_stacks`, each kept
-        by the identity of what that function reads for it: the dealer piles
-        change only when a card is laid or a pile taken, the discard pile when
-        cards are discarded."""
-        perfect = recall == "perfect"
-        piles, pile = state.dealer_piles, state.discard_pile
+    def _stacks(
+        self, piles: tuple[tuple[Card, ...] | None, ...], pile: Pile, perfect: bool
+    ) -> tuple[bytes, bytes]:
+        """The dealer-pile and discard-pile slices, each kept by the identity of
+        the stack it was counted from: a view shares the state's stacks where
+        it knows them all, and they change only when a card is laid, a pile
+        taken or cards discarded."""
         kept_piles, kept_discard = self._stacks_memo[perfect]
-        # With perfect recall the hidden part of the set-up pile counts too.
-        hidden = (state.phase is Phase.SET_UP, state.shuffles, state.rules) if perfect else None
-        piles_kept = kept_piles[0] is piles
-        if piles_kept and kept_discard[0] is pile and kept_discard[1] == hidden:
-            return kept_piles[1], kept_discard[2]
-        piles_seen, discard_seen = seen_stacks(state, recall)
-        piles_part = kept_piles[1] if piles_kept else self._dealer_pile_bytes(piles_seen)
-        discard_part = self._discard_bytes(discard_seen, perfect)
+        piles_part = kept_piles[1] if kept_piles[0] is piles else self._dealer_pile_bytes(piles)
+        discard_part = (
+            kept_discard[1] if kept_discard[0] is pile else self._discard_bytes(pile, perfect)
+        )
         # One tuple, so that threads sharing the layout never see a mixed pair.
-        self._stacks_memo[perfect] = ((piles, piles_part), (pile, hidden, discard_part))
+        self._stacks_memo[perfect] = ((piles, piles_part), (pile, discard_part))
         return piles_part, discard_part
 
     def _check_game(self, rules: Rules, board: Board, cards: CardCatalogue, what: str) -> None:
@@ -496,7 +462,7 @@ class TensorEncoder:
             )
         )  # fmt: skip
 
-    def _dealer_pile_bytes(self, dealer_piles: tuple[tuple[Card | None, ...] | None, ...]) -> bytes:
+    def _dealer_pile_bytes(self, dealer_piles: tuple[tuple[Card, ...] | None, ...]) -> bytes:
         """The three dealer-pile slices, from the piles as the seat knows them."""
         kind = self._type
         t = len(self.card_types)
@@ -513,8 +479,9 @@ class TensorEncoder:
                 unknown[i] = len(dealer_pile) - known
         return b"".join((present, unknown, counts))
 
-    def _discard_bytes(self, discard: tuple[Card | None, ...], perfect: bool) -> bytes:
+    def _discard_bytes(self, pile: Pile, perfect: bool) -> bytes:
         """The three discard-pile slices, from the pile as the seat knows it."""
+        discard = pile.cards
         kind = self._type
         counts = bytearray(len(self.card_types))
         known = 0
@@ -575,10 +542,12 @@ class TensorEncoder:
         return encoded
 
 
-def _known(cards: Sequence[Card | None]) -> Iterator[Card]:
-    """The known cards of a stack: filter(None, ...) drops the unknown ones
-    at C speed (a card is always true)."""
-    return cast("Iterator[Card]", filter(None, cards))
+_IS_KNOWN = functools.partial(operator.is_not, UNKNOWN)
+
+
+def _known(cards: Sequence[Card]) -> Iterator[Card]:
+    """The known cards of a stack, the unknown ones dropped at C speed."""
+    return filter(_IS_KNOWN, cards)
 
 
 @functools.lru_cache(maxsize=16)
@@ -606,9 +575,8 @@ def observation_tensor(observation: Observation) -> npt.NDArray[np.float32]:
 
 
 def state_tensor(state: GameState, seat: int, recall: Recall = "table") -> npt.NDArray[np.float32]:
-    """What ``seat`` knows of ``state`` as a tensor, equal to
-    ``observation_tensor(observe(state, seat, recall=recall))`` but faster
-    (see :meth:`TensorLayout.encode_state`)."""
+    """What ``seat`` knows of ``state`` as a tensor:
+    ``observation_tensor(observe(state, seat, recall=recall))``."""
     if not isinstance(state, GameState):
         raise ConfigurationError(f"expected a GameState, got {describe(state)}")
     return _tensor_layout(state.board, state.cards, state.num_players).encode_state(

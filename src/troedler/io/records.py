@@ -20,6 +20,7 @@ import attrs
 from troedler.core.actions import hand_limit_discards
 from troedler.core.board import Board
 from troedler.core.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
+from troedler.core.chance import new_game
 from troedler.core.datafile import Fields, describe
 from troedler.core.errors import (
     ConfigurationError,
@@ -39,7 +40,6 @@ from troedler.core.limits import (
 from troedler.core.moves import DiscardCard, EndTurn, Move
 from troedler.core.rulebook import Rules
 from troedler.core.scoring import Outcome, outcome
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState, Phase
 from troedler.io.notation import MAX_TEXT, parse_move
 from troedler.io.state_json import (

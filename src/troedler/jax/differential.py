@@ -41,14 +41,13 @@ import numpy as np
 
 from troedler.adapters.pettingzoo import rewards_for
 from troedler.core.cards import sort_hand
-from troedler.core.chance import apply_chance
+from troedler.core.chance import apply_chance, new_explicit_game
 from troedler.core.errors import TroedlerError
 from troedler.core.goods import Good
 from troedler.core.invariants import check_invariants
 from troedler.core.legal import apply_move
 from troedler.core.rulebook import PILE_SIZE, Rules
 from troedler.core.scoring import outcome
-from troedler.core.setting_up import new_explicit_game
 from troedler.core.state import GameState, Phase
 from troedler.encoding.action_ids import action_layout
 from troedler.encoding.tensors import state_tensor

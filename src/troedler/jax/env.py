@@ -67,7 +67,7 @@ class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
         if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
             raise ConfigurationError("board must be a Board and cards a CardCatalogue")
         # Checks the board against the cards (C3) and the set-up (S5) as new_game does.
-        from troedler.core.setting_up import new_game  # noqa: PLC0415
+        from troedler.core.chance import new_game  # noqa: PLC0415
 
         new_game(players, seed=0, rules=rules, board=board, cards=cards)
         self.game = Game(rules, board, cards, recall, max_rounds)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from troedler.core.board import Board, RouteKind
 from troedler.core.cards import Card, CardCatalogue, RequestCard
+from troedler.core.chance import seed_answers
 from troedler.core.errors import ConfigurationError
 from troedler.core.goods import Good
 from troedler.core.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
@@ -151,7 +152,7 @@ def _array(values: object, dtype: type = np.int32) -> Any:
 def tables(game: Game) -> Tables:
     """The tables of ``game``, built once per game."""
     rules, board, cards = game.rules, game.board, game.cards
-    if rules.explicit_chance:
+    if not seed_answers(rules):
         raise ConfigurationError(
             "rules.explicit_chance: the JAX engine draws every chance outcome from its key"
         )

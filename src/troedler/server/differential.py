@@ -18,10 +18,11 @@ import random
 
 import attrs
 
+from troedler.core.cards import UNKNOWN
+from troedler.core.chance import new_game
 from troedler.core.legal import apply_move, legal_moves
-from troedler.core.setting_up import new_game
-from troedler.core.state import GameState
-from troedler.seat.observation import Recall, determinize, observe
+from troedler.core.state import GameState, PlayerState
+from troedler.seat import Recall, determinize, observe
 from troedler.server.protocol import message_for
 
 __all__ = ["Comparison", "compare_game"]
@@ -40,7 +41,14 @@ class Comparison:
 def _knows(state: GameState, viewer: int | None, recall: Recall) -> object:
     if viewer is None:  # a spectator knows what the table shows, hands aside
         seen = observe(state, 0, recall="table")
-        return attrs.evolve(seen, hands=(), value_piles=(), legal_moves=())
+        first = seen.players[0]
+        unknown = PlayerState(
+            first.cart,
+            (UNKNOWN,) * len(first.hand),
+            first.goods,
+            (UNKNOWN,) * len(first.value_pile),
+        )
+        return attrs.evolve(seen, players=(unknown, *seen.players[1:]))
     return observe(state, viewer, recall=recall)
 
 

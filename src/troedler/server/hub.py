@@ -32,15 +32,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from troedler.bots import Bot
 from troedler.bots.base import tell_game_over
 from troedler.core.cards import fingerprint
+from troedler.core.chance import new_game
 from troedler.core.errors import TroedlerError
-from troedler.core.legal import apply_move
+from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import Move
 from troedler.core.scoring import outcome
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState
 from troedler.io.notation import parse_move
 from troedler.io.records import GameRecord
-from troedler.seat.observation import observe
+from troedler.seat import observe
 from troedler.server.protocol import map_for, message_for
 from troedler.server.settings import BadRequest, MatchSettings, check_name
 from troedler.server.store import (
@@ -981,6 +981,7 @@ class Hub:
         text = live.settings.stand_in if stand_in else live.bot_at(seat)
         assert text is not None
         seen = observe(live.state, seat, recall=live.settings.recall)
+        allowed = legal_moves(live.state)
         rng = random.Random(f"troedler-server/{live.first.seed}/{seat}/{version}")
         bot = live.bots.get(seat) if not stand_in else None
         if bot is None:
@@ -988,14 +989,14 @@ class Hub:
             if not stand_in:
                 live.bots[seat] = bot
         future = asyncio.get_running_loop().run_in_executor(
-            self._bots, bot.choose, seen, seen.legal_moves, rng
+            self._bots, bot.choose, seen, allowed, rng
         )
         try:
             move = await asyncio.wait_for(future, self.bot_seconds)
-            if move not in seen.legal_moves:
-                move = rng.choice(seen.legal_moves)
+            if move not in allowed:
+                move = rng.choice(allowed)
         except (TimeoutError, Exception):  # a failing or slow bot: a random legal move instead
-            move = rng.choice(seen.legal_moves)
+            move = rng.choice(allowed)
         async with live.lock:
             if live.version != version or live.status != "playing":
                 return

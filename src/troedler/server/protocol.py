@@ -19,13 +19,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from troedler.bots.program import observation_to_data
+from troedler.core.legal import legal_moves
 from troedler.core.scoring import outcome
 from troedler.core.state import GameState
 from troedler.io.records import result_to_data
-from troedler.seat.observation import Observation, Recall, observe
+from troedler.seat import Observation, Recall, observe
 from troedler.svg import board_picture
 
 __all__ = ["PROTOCOL", "map_for", "message_for", "position_for", "public_observation"]
@@ -35,11 +34,10 @@ PROTOCOL = 1
 
 
 def public_observation(state: GameState) -> Observation:
-    """What a spectator sees: the table as seat 0 sees it with ``recall="table"``,
-    without seat 0's hand and value pile, and with no legal moves."""
-    seen = observe(state, 0, recall="table")
-    n = state.num_players
-    return attrs.evolve(seen, hands=(None,) * n, value_piles=(None,) * n, legal_moves=())
+    """What lies on the table for all to see: what seat 0 sees with
+    ``recall="table"``. A spectator sees this without seat 0's hand and value
+    pile (:func:`position_for`)."""
+    return observe(state, 0, recall="table")
 
 
 def map_for(state: GameState, names: Sequence[str]) -> str:
@@ -56,7 +54,9 @@ def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[s
     data = observation_to_data(seen)
     del data["protocol"]  # the bot protocol's version, not this one's
     data["seat"] = viewer
-    data["legal_moves"] = [str(move) for move in seen.legal_moves]
+    if viewer is None:  # a spectator holds no hand: seat 0's is not shown either
+        data["players"][0]["hand"] = data["players"][0]["value_pile"] = None
+    data["legal_moves"] = [] if viewer is None else [str(move) for move in legal_moves(seen)]
     if state.is_over:
         data["result"] = result_to_data(outcome(state))
     return data

@@ -17,9 +17,9 @@ import attrs
 
 from troedler.bots.base import Bot, BotFailure, PlayedGame, check_bot, play_game
 from troedler.core.cards import fingerprint
+from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError
 from troedler.core.moves import Move
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState
 from troedler.io.records import GameRecord
 

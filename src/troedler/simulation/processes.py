@@ -34,8 +34,8 @@ from typing import Any, Literal, cast
 import attrs
 
 from troedler.bots.base import Bot, BotFailure, check_bot, rounds_played
+from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState
 from troedler.simulation.games import BotUnavailable, GameReport, GameSpec, play, stopped_report
 

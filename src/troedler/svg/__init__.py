@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.moves import Move
-from troedler.position_facts import Position, check_position, num_players
+from troedler.core.state import Position
 from troedler.svg.drawing import Picture, picture
 from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
@@ -60,8 +60,8 @@ def board_picture(
     ``panel=False`` draws the map alone, for a page that shows the panel as
     HTML beside it.
     """
-    position = check_position(position)
-    seats = num_players(position)
+    _check_position(position)
+    seats = position.num_players
     if names is None:
         names = tuple(f"seat {seat}" for seat in range(seats))
     if isinstance(names, str) or not isinstance(names, Sequence):
@@ -74,8 +74,8 @@ def board_picture(
         if not isinstance(name, str):
             raise ConfigurationError(f"names[{seat}] must be text, not {quote(name)}")
     if before is not None:
-        before = check_position(before)
-        if before.board != position.board or num_players(before) != seats:
+        _check_position(before)
+        if before.board != position.board or before.num_players != seats:
             raise ConfigurationError("before must be a position of the same game")
     return picture(
         position,
@@ -85,6 +85,13 @@ def board_picture(
         min_height=min_height,
         panel=panel,
     )
+
+
+def _check_position(position: object) -> None:
+    if not isinstance(position, Position):
+        raise ConfigurationError(
+            f"expected a GameState or an Observation to draw, got {type(position).__name__}"
+        )
 
 
 def board(

@@ -16,7 +16,7 @@ import attrs
 
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.moves import Move
-from troedler.position_facts import Position
+from troedler.core.state import Position
 from troedler.svg.elements import done, el, num, token_defs
 from troedler.svg.layout import layout
 from troedler.svg.map import LEGEND_H, carts, last_move_marks, legend, routes, village

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import attrs
 
-from troedler import position_facts as facts
 from troedler.core.board import RouteKind
 from troedler.core.goods import Good, Goods
 from troedler.core.moves import (
@@ -22,7 +21,7 @@ from troedler.core.moves import (
     PlayRoute,
     TakePile,
 )
-from troedler.position_facts import Position
+from troedler.core.state import Position
 from troedler.svg.elements import TOKEN, done, el, num, text, token
 from troedler.svg.style import (
     FAINT,
@@ -82,7 +81,7 @@ def last_move_marks(
     who = f"{names[mover]}: " if mover is not None else ""
     caption = f"Last move: {who}{move}"
     if isinstance(move, PlayRoute | PlayFeedMove):
-        origin = facts.carts(before)[mover] if before is not None and mover is not None else None
+        origin = before.players[mover].cart if before is not None and mover is not None else None
         routes = frozenset(
             i
             for i, route in enumerate(position.board.routes)
@@ -92,10 +91,10 @@ def last_move_marks(
         )
         return Marks(routes, move.to, move.take, None, mover, caption)
     if isinstance(move, PlayExtraGood | PlayFeedExtraGood) and mover is not None:
-        return Marks(frozenset(), facts.carts(position)[mover], move.good, None, mover, caption)
+        return Marks(frozenset(), position.players[mover].cart, move.good, None, mover, caption)
     if isinstance(move, PlayRequest) and mover is not None:
         return Marks(
-            frozenset(), facts.carts(position)[mover], None, move.delivered, mover, caption
+            frozenset(), position.players[mover].cart, None, move.delivered, mover, caption
         )
     return Marks(mover=mover, caption=caption)
 
@@ -294,10 +293,10 @@ def carts(
 ) -> list[str]:
     """One marker per cart above its village's box, side by side when they share it."""
     here: dict[str, list[int]] = {}
-    for seat, cart in enumerate(facts.carts(position)):
+    for seat, cart in enumerate(player.cart for player in position.players):
         here.setdefault(cart, []).append(seat)
     parts = []
-    for seat, cart in enumerate(facts.carts(position)):
+    for seat, cart in enumerate(player.cart for player in position.players):
         x, y = at[cart]
         top = y - box_height(position.village_goods[position.board.index(cart)]) / 2
         company = here[cart]

@@ -6,10 +6,16 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from troedler import position_facts as facts
-from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
-from troedler.core.state import Phase
-from troedler.position_facts import Position
+from troedler.core import scoring
+from troedler.core.cards import (
+    UNKNOWN,
+    Card,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+)
+from troedler.core.state import Phase, Position
 from troedler.svg.elements import done, el, text, token
 from troedler.svg.style import (
     CARD_FILL,
@@ -26,8 +32,8 @@ PANEL_W = 560.0
 CARD_H = 22.0
 
 
-def _card_label(card: Card | None) -> tuple[str, str]:
-    if card is None:
+def _card_label(card: Card) -> tuple[str, str]:
+    if card is UNKNOWN:
         return "?", "unknown"
     if isinstance(card, RouteCard):
         return card.kind.code, "route"
@@ -38,7 +44,7 @@ def _card_label(card: Card | None) -> tuple[str, str]:
     return str(card), "request"
 
 
-def _card_width(card: Card | None) -> float:
+def _card_width(card: Card) -> float:
     label, kind = _card_label(card)
     if kind == "request":
         assert isinstance(card, RequestCard)
@@ -46,7 +52,7 @@ def _card_width(card: Card | None) -> float:
     return 14 + 7.4 * len(label)
 
 
-def _card_face(card: Card | None, width: float) -> ET.Element:
+def _card_face(card: Card, width: float) -> ET.Element:
     """The face of ``card`` with its top-left corner at (0, 0)."""
     label, kind = _card_label(card)
     face = el(None, "g", id=f"troedler-card-{_slug(card)}")
@@ -57,7 +63,7 @@ def _card_face(card: Card | None, width: float) -> ET.Element:
         height=CARD_H,
         rx=4.0,
         fill=CARD_FILL[kind],
-        stroke=INK if card else FAINT,
+        stroke=FAINT if card is UNKNOWN else INK,
         stroke_width=1.0,
     )
     if isinstance(card, RequestCard):
@@ -81,13 +87,11 @@ def _card_face(card: Card | None, width: float) -> ET.Element:
     return face
 
 
-def _slug(card: Card | None) -> str:
-    return "unknown" if card is None else str(card).replace(":", "-")
+def _slug(card: Card) -> str:
+    return "unknown" if card is UNKNOWN else str(card).replace(":", "-")
 
 
-def _card(
-    parent: ET.Element, x: float, y: float, card: Card | None, faces: dict[str, str]
-) -> float:
+def _card(parent: ET.Element, x: float, y: float, card: Card, faces: dict[str, str]) -> float:
     """Draw ``card`` with its left edge at ``x``; its width.
 
     Each card face is defined once per picture (in ``faces``) and used where
@@ -105,7 +109,7 @@ def _card(
         x=float(x),
         y=float(y),
         class_=f"card {kind}-card",
-        data_card=str(card) if card else None,
+        data_card=None if card is UNKNOWN else str(card),
     )
     return width
 
@@ -120,7 +124,7 @@ def _card_row(
     parent: ET.Element,
     x: float,
     y: float,
-    cards: Sequence[Card | None],
+    cards: Sequence[Card],
     right: float,
     faces: dict[str, str],
 ) -> float:
@@ -170,7 +174,7 @@ class Panel:
         else:
             mover = self.names[v.current_player] if v.current_player is not None else "-"
             doing = "takes a dealer pile" if v.phase is Phase.TAKE_PILES else "plays"
-            due = facts.turn(v)[2]
+            due = v.turn.discards_due
             if due:
                 doing = f"discards {due} more"
             status = f"{mover} {doing}"
@@ -185,7 +189,7 @@ class Panel:
             class_="status-line",
         )
         self.y += 28
-        seat, recall = facts.viewer(v)
+        seat, recall = v.viewer, v.recall
         who = (
             "everything in the game"
             if seat is None
@@ -226,8 +230,8 @@ class Panel:
         for col, head in zip(cols[1:], heads, strict=True):
             text(group, self.x + col, self.y + 10, head, size=11, fill=FAINT, text_anchor="middle")
         self.y += 16
-        you = facts.viewer(v)[0]
-        for seat in range(facts.num_players(v)):
+        you = v.viewer
+        for seat in range(v.num_players):
             row = el(group, "g", class_=f"seat seat-{seat}", data_seat=seat)
             top = self.y
             if seat == you:
@@ -273,14 +277,14 @@ class Panel:
                 fill=INK,
                 font_weight="bold" if seat == you else None,
             )
-            goods = facts.goods(v)[seat]
+            goods = v.players[seat].goods
             gx = self.x + cols[1] - min(len(goods), 6) * 6.5
             for k, good in enumerate(list(goods)[:6]):
                 token(row, gx + k * 13, top + 7, good, small=True)
             if len(goods) > 6:
                 text(row, gx + 80, top + 17, f"+{len(goods) - 6}", size=10, fill=INK)
-            tally = facts.tally(v, seat)
-            fulfilled = facts.fulfilled(v, seat)
+            tally = scoring.tally(v, seat) if v.knows_hand(seat) else None
+            fulfilled = None if tally is None else len(tally.request_points)
             cells = (
                 "?" if fulfilled is None else str(fulfilled),
                 "?" if tally is None else str(tally.feed_used),
@@ -317,21 +321,21 @@ class Panel:
         """Each hand the viewer knows, else its size; and the cards played this turn."""
         v = self.position
         group = self.section("hands", "Hands")
-        order = list(range(facts.num_players(v)))
-        you = facts.viewer(v)[0]
+        order = list(range(v.num_players))
+        you = v.viewer
         if you is not None:
             order.remove(you)
             order.insert(0, you)
         for seat in order:
             row = el(group, "g", class_=f"hand seat-{seat}", data_seat=seat)
             text(row, self.x, self.y + 15, self.names[seat][:14], size=12, fill=INK)
-            hand = facts.hand(v, seat)
-            if hand is None:
+            hand = v.players[seat].hand
+            if not v.knows_hand(seat):
                 text(
                     row,
                     self.x + 110,
                     self.y + 15,
-                    f"{facts.hand_size(v, seat)} cards, not known",
+                    f"{len(hand)} cards, not known",
                     size=12,
                     fill=FAINT,
                     class_="hidden",
@@ -342,7 +346,7 @@ class Panel:
                 self.y += CARD_H + 6
             else:
                 self.y = _card_row(row, self.x + 110, self.y, hand, self.right, self.faces) + 6
-        played = facts.turn(v)[0]
+        played = v.turn.played
         if played:
             text(group, self.x, self.y + 15, "played now", size=12, fill=INK)
             self.y = _card_row(group, self.x + 110, self.y, played, self.right, self.faces) + 6
@@ -373,7 +377,7 @@ class Panel:
                 fill=FAINT,
             )
             self.y += 16
-        top, size = facts.discard(v)
+        top, size = v.discard_pile.top, len(v.discard_pile)
         row = el(group, "g", class_="discard-pile", data_size=size)
         text(row, self.x, self.y + 15, "discard pile", size=12, fill=INK)
         if top is not None:
@@ -394,7 +398,7 @@ class Panel:
             group,
             self.x + 110,
             self.y + 15,
-            f"{facts.round_pile_size(v)} cards face down",
+            f"{len(v.game_round_pile)} cards face down",
             size=12,
             fill=FAINT,
             class_="game-round-pile",

@@ -14,12 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from troedler import position_facts as facts
+from troedler.core import scoring
 from troedler.core.board import RouteKind
-from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.cards import (
+    UNKNOWN,
+    Card,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+)
 from troedler.core.goods import Good, Goods
-from troedler.core.state import Phase
-from troedler.position_facts import Position
+from troedler.core.state import Phase, Position
 from troedler.svg.style import (
     CARD_FILL,
     FAINT,
@@ -44,9 +50,9 @@ def goods_html(goods: Goods) -> str:
     )
 
 
-def card_html(card: Card | None) -> str:
+def card_html(card: Card) -> str:
     """One card as a small face: a route card's kind, a request's goods and points."""
-    if card is None:
+    if card is UNKNOWN:
         return '<span class="card unknown-card" title="a card not known">?</span>'
     name = escape(str(card))
     if isinstance(card, RouteCard):
@@ -66,7 +72,7 @@ def card_html(card: Card | None) -> str:
     )
 
 
-def _cards(cards: Sequence[Card | None]) -> str:
+def _cards(cards: Sequence[Card]) -> str:
     return '<span class="cards">' + "".join(card_html(c) for c in cards) + "</span>"
 
 
@@ -114,11 +120,11 @@ def _status(position: Position, names: Sequence[str], caption: str | None) -> st
         # A page of the person's own seat names it "you": "you play", not "you plays".
         s = "" if mover == "you" else "s"
         doing = f"take{s} a dealer pile" if p.phase is Phase.TAKE_PILES else f"play{s}"
-        due = facts.turn(p)[2]
+        due = p.turn.discards_due
         if due:
             doing = f"discard{s} {due} more"
         status = f"{mover} {doing}"
-    seat, recall = facts.viewer(p)
+    seat, recall = p.viewer, p.recall
     if seat is None:
         who = "everything in the game"
     else:
@@ -133,11 +139,11 @@ def _status(position: Position, names: Sequence[str], caption: str | None) -> st
 
 
 def _players(position: Position, names: Sequence[str]) -> list[str]:
-    you = facts.viewer(position)[0]
+    you = position.viewer
     rows = []
-    for seat in range(facts.num_players(position)):
-        tally = facts.tally(position, seat)
-        fulfilled = facts.fulfilled(position, seat)
+    for seat in range(position.num_players):
+        tally = scoring.tally(position, seat) if position.knows_hand(seat) else None
+        fulfilled = None if tally is None else len(tally.request_points)
         marker = "▶ " if seat == position.current_player else ""
         css = f"seat seat-{seat}" + (" you" if seat == you else "")
         cells = (
@@ -148,7 +154,7 @@ def _players(position: Position, names: Sequence[str]) -> list[str]:
         )
         rows.append(
             f'<tr class="{css}" data-seat="{seat}"><td>{marker}{_seat(position, seat, names[seat])}'
-            f'</td><td class="goods">{goods_html(facts.goods(position)[seat])}</td>'
+            f'</td><td class="goods">{goods_html(position.players[seat].goods)}</td>'
             + "".join(f'<td class="num">{c}</td>' for c in cells)
             + "</tr>"
         )
@@ -162,18 +168,17 @@ def _players(position: Position, names: Sequence[str]) -> list[str]:
 
 
 def _hands(position: Position, names: Sequence[str], *, own_hand: bool = True) -> list[str]:
-    order = list(range(facts.num_players(position)))
-    you = facts.viewer(position)[0]
+    order = list(range(position.num_players))
+    you = position.viewer
     if you is not None:
         order.remove(you)
         if own_hand:
             order.insert(0, you)
     rows = []
     for seat in order:
-        hand = facts.hand(position, seat)
-        if hand is None:
-            size = facts.hand_size(position, seat)
-            shown = f'<span class="faint hidden">{size} cards, not known</span>'
+        hand = position.players[seat].hand
+        if not position.knows_hand(seat):
+            shown = f'<span class="faint hidden">{len(hand)} cards, not known</span>'
         elif not hand:
             shown = '<span class="faint">no cards</span>'
         else:
@@ -182,7 +187,7 @@ def _hands(position: Position, names: Sequence[str], *, own_hand: bool = True) -
             f'<div class="row hand seat-{seat}" data-seat="{seat}">'
             f'<span class="label">{escape(names[seat])}</span>{shown}</div>'
         )
-    played = facts.turn(position)[0]
+    played = position.turn.played
     if played:
         rows.append(
             f'<div class="row played"><span class="label">played now</span>{_cards(played)}</div>'
@@ -206,7 +211,7 @@ def _piles(position: Position) -> list[str]:
         )
     if position.dealer_piles:
         rows.append('<p class="faint">bottom to top; ? a card not known</p>')
-    top, size = facts.discard(position)
+    top, size = position.discard_pile.top, len(position.discard_pile)
     shown = (
         f'{card_html(top)} <span class="faint">on top of {size} cards</span>'
         if top is not None
@@ -218,7 +223,7 @@ def _piles(position: Position) -> list[str]:
     )
     rows.append(
         '<div class="row"><span class="label">game-round pile</span>'
-        f'<span class="faint game-round-pile">{facts.round_pile_size(position)} cards face down'
+        f'<span class="faint game-round-pile">{len(position.game_round_pile)} cards face down'
         "</span></div>"
     )
     return ['<section class="piles"><h3>Piles</h3>', *rows, "</section>"]

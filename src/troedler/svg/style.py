@@ -12,7 +12,7 @@ import attrs
 
 from troedler.core.board import RouteKind
 from troedler.core.goods import Good
-from troedler.position_facts import Position, num_players
+from troedler.core.state import Position
 
 __all__ = [
     "GOOD_COLOURS",
@@ -32,7 +32,7 @@ takes the colour of its start village."""
 def seat_colour(position: Position, seat: int) -> str:
     """The colour of ``seat``: that of its start village."""
     board = position.board
-    start = board.start_village(seat, num_players(position))
+    start = board.start_village(seat, position.num_players)
     return SEAT_COLOURS[board.start_villages.index(start) % len(SEAT_COLOURS)]
 
 

@@ -15,9 +15,9 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
-from troedler import position_facts as facts
 from troedler.core.board import RouteKind
 from troedler.core.cards import Card, RequestCard, RouteCard
+from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Good, Goods
 from troedler.core.moves import (
     DiscardCard,
@@ -32,9 +32,7 @@ from troedler.core.moves import (
     TakePile,
 )
 from troedler.core.scoring import outcome, value_pile_tally
-from troedler.core.state import GameState, Phase
-from troedler.position_facts import Position
-from troedler.seat.observation import Observation
+from troedler.core.state import GameState, Phase, Position
 
 __all__ = [
     "HEIGHT",
@@ -111,10 +109,9 @@ class Ink:
             return "-"
         return "".join(self(good.code, _GOOD_STYLE[good]) for good in goods)
 
-    def card(self, card: Card | None) -> str:
-        """A card's code; route cards in their kind's colour, requests' goods coloured."""
-        if card is None:
-            return "?"
+    def card(self, card: Card) -> str:
+        """A card's code (``?`` if not known); route cards in their kind's
+        colour, requests' goods coloured."""
         if isinstance(card, RouteCard):
             return self(str(card), _ROUTE_STYLE[card.kind])
         if isinstance(card, RequestCard):
@@ -191,7 +188,7 @@ def _mover_text(position: Position, names: Sequence[str], you: int | None = None
     who = names[seat] if seat is not None else "-"
     if position.phase is Phase.TAKE_PILES:
         return "you take a dealer pile" if mine else f"{who} to take a dealer pile"
-    _, _, due = facts.turn(position)
+    due = position.turn.discards_due
     if due:
         return f"{'you discard' if mine else who + ' discards'} {due} more"
     return "your turn" if mine else f"{who} to play"
@@ -281,34 +278,33 @@ def _move_pieces(ink: Ink, name: str, members: list[tuple[int, Move]]) -> list[t
 def _player_lines(ink: Ink, position: Position, names: Sequence[str], you: int | None) -> list[str]:
     lines = []
     width = max(len(n) for n in names)
-    carts = facts.carts(position)
-    all_goods = facts.goods(position)
-    played, _, _ = facts.turn(position)
-    for seat in range(facts.num_players(position)):
+    played = position.turn.played
+    for seat, player in enumerate(position.players):
         marker = "▶" if seat == position.current_player else " "
         name = names[seat].ljust(width)
-        pile = facts.value_pile(position, seat)
-        if seat == position.current_player and pile is not None:
+        known = position.knows_hand(seat)
+        pile = player.value_pile
+        if seat == position.current_player:
             # What this turn has done already counts: feed spent, requests delivered.
             pile += played
-        goods = all_goods[seat]
-        tally = None if pile is None else value_pile_tally(pile, len(goods))
+        goods = player.goods
+        tally = value_pile_tally(pile, len(goods)) if known else None
         score = (
             " ?pts  ?dmg ?req"
             if tally is None
             else f"{tally.points:>2}pts {tally.damage:>2}dmg {len(tally.request_points)}req"
         )
-        hand = facts.hand(position, seat)
+        hand = player.hand
         if seat == you:
             held = "your hand is below"
-        elif hand is None:
-            held = f"hand {plural(facts.hand_size(position, seat), 'card')}"
+        elif not known:
+            held = f"hand {plural(len(hand), 'card')}"
         else:
             held = "hand " + (" ".join(str(c) for c in hand) or "-")
         pad = " " * max(0, 7 - len(goods))
-        plain = f"{marker}{name} {carts[seat]:<13} {goods!s}{pad} {score} {held}"
+        plain = f"{marker}{name} {player.cart:<13} {goods!s}{pad} {score} {held}"
         shown = (
-            f"{marker}{ink.seat(seat, name)} {carts[seat]:<13} {ink.goods(goods)}{pad} "
+            f"{marker}{ink.seat(seat, name)} {player.cart:<13} {ink.goods(goods)}{pad} "
             f"{score} {held}"
         )
         if len(plain) > WIDTH:  # the hand, plain text at the end, is shortened at a card
@@ -337,7 +333,7 @@ def render_screen(
     recent: str = "",
     message: str = "",
 ) -> str:
-    """``position`` (a :class:`~troedler.GameState` or an
+    """``position`` (a :class:`~troedler.GameState` or a seat's
     :class:`~troedler.Observation`) as at most :data:`HEIGHT` lines of at most
     :data:`WIDTH` characters.
 
@@ -346,7 +342,8 @@ def render_screen(
     :func:`group_moves` numbers them; ``recent`` what happened since;
     ``message`` a last line, such as the reason a move was refused.
     """
-    position = facts.check_position(position)
+    if not isinstance(position, Position):
+        raise ConfigurationError(f"expected a GameState or an Observation, got {quote(position)}")
     ink = Ink(colour)
     lines: list[str] = []
     dealer = "you" if position.dealer == you else names[position.dealer]
@@ -355,9 +352,8 @@ def render_screen(
         title = f"{heading} · {title}"
     lines.append(ink(_shorten(title), "bold"))
     here: dict[str, list[int]] = {}
-    carts_now = facts.carts(position)
-    for seat, cart in enumerate(carts_now):
-        here.setdefault(cart, []).append(seat)
+    for seat, player in enumerate(position.players):
+        here.setdefault(player.cart, []).append(seat)
     cells = []
     for village, goods in zip(position.board.villages, position.village_goods, strict=True):
         if len(goods) <= _GOODS_WIDTH:
@@ -387,10 +383,10 @@ def render_screen(
         lines.append(line.rstrip())
     lines.extend(_player_lines(ink, position, names, you))
     if you is not None:
-        hand = facts.hand(position, you) or ()
+        hand = position.players[you].hand
         shown = " ".join(ink.card(card) for card in hand) or "no cards"
         lines.append(f"Your hand: {shown}")
-        cart = carts_now[you]
+        cart = position.players[you].cart
         board = position.board
         pieces = [(ink("Routes from " + cart + ":", "bold"), f"Routes from {cart}:")]
         for route in board.routes:
@@ -412,15 +408,15 @@ def render_screen(
                 pieces.append((f"{k}: gone ·", f"{k}: gone ·"))
             else:
                 shown = " ".join(ink.card(c) for c in pile) or "empty"
-                plain = " ".join("?" if c is None else str(c) for c in pile) or "empty"
+                plain = " ".join(map(str, pile)) or "empty"
                 pieces.append((f"{ink(str(k), 'bold')}: {shown} ·", f"{k}: {plain} ·"))
         lines.extend(_words(ink, pieces, 2, 2))
-    discard_top, discard_size = facts.discard(position)
+    discard_top = position.discard_pile.top
     top = ink.card(discard_top) if discard_top is not None else "-"
-    played, _, due = facts.turn(position)
+    played, due = position.turn.played, position.turn.discards_due
     pile_line = (
-        f"Discard pile {plural(discard_size, 'card')}, top {top}; "
-        f"game-round pile {facts.round_pile_size(position)}"
+        f"Discard pile {plural(len(position.discard_pile), 'card')}, top {top}; "
+        f"game-round pile {len(position.game_round_pile)}"
     )
     if played:
         words = [(w, w) for w in pile_line.split(" ")]
@@ -491,16 +487,17 @@ def render_scores(
     return "\n".join(lines)
 
 
-def _cards(cards: Sequence[Card | None]) -> str:
-    return " ".join("?" if card is None else str(card) for card in cards) or "-"
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards)) or "-"
 
 
-def render_observation(seen: Observation, names: Sequence[str]) -> str:
-    """What seat ``seen.seat`` knows, as lines of text."""
+def render_observation(seen: Position, names: Sequence[str]) -> str:
+    """What a position shows (a seat's :class:`~troedler.Observation`: what that
+    seat knows), as lines of text."""
     lines = [f"Round {seen.round}, dealer {names[seen.dealer]}, {seen.phase.value}"]
     carts: dict[str, list[str]] = {}
-    for seat, cart in enumerate(seen.carts):
-        carts.setdefault(cart, []).append(names[seat])
+    for seat, player in enumerate(seen.players):
+        carts.setdefault(player.cart, []).append(names[seat])
     lines.append("Villages (goods; carts):")
     for village, goods in zip(seen.board.villages, seen.village_goods, strict=True):
         here = ", ".join(carts.get(village.name, []))
@@ -509,27 +506,27 @@ def render_observation(seen: Observation, names: Sequence[str]) -> str:
         lines.append("Dealer piles (bottom to top, ? unknown):")
         for i, pile in enumerate(seen.dealer_piles):
             lines.append(f"  pile {i}: " + ("gone" if pile is None else _cards(pile)))
-    top = seen.discard_pile[-1] if seen.discard_pile else None
+    top = seen.discard_pile.top
     lines.append(
         f"Discard pile: {plural(len(seen.discard_pile), 'card')}, top {top if top else '-'}; "
-        f"game-round pile: {plural(seen.game_round_pile_size, 'card')}"
+        f"game-round pile: {plural(len(seen.game_round_pile), 'card')}"
     )
     lines.append("Players:")
-    for seat, name in enumerate(names):
-        hand = seen.hands[seat]
-        shown = _cards(hand) if hand is not None else plural(seen.hand_sizes[seat], "card")
-        pile = seen.value_piles[seat]
-        value = _cards(pile) if pile is not None else plural(seen.value_pile_sizes[seat], "card")
+    for seat, (name, player) in enumerate(zip(names, seen.players, strict=True)):
+        known = seen.knows_hand(seat)
+        shown = _cards(player.hand) if known else plural(len(player.hand), "card")
+        value = _cards(player.value_pile) if known else plural(len(player.value_pile), "card")
         marker = "*" if seat == seen.current_player else " "
         lines.append(
-            f" {marker}{name:<12} goods {seen.goods[seat]!s:<8} hand {shown}; value pile {value}"
+            f" {marker}{name:<12} goods {player.goods!s:<8} hand {shown}; value pile {value}"
         )
-    if seen.played:
-        lines.append(f"Played this turn: {_cards(seen.played)}")
-    if seen.discards_due and seen.current_player is not None:
+    turn = seen.turn
+    if turn.played:
+        lines.append(f"Played this turn: {_cards(turn.played)}")
+    if turn.discards_due and seen.current_player is not None:
         lines.append(
             f"Over the hand limit: {names[seen.current_player]} must discard "
-            f"{seen.discards_due} more"
+            f"{turn.discards_due} more"
         )
     return "\n".join(lines)
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from troedler.seat.observation import Recall
+from troedler.seat import Recall
 from troedler.web.game import BrowserGame, Refused
 
 __all__ = ["BrowserGame", "Refused", "play_in_browser"]

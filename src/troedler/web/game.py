@@ -22,9 +22,10 @@ from troedler.bots import Bot
 from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message
 from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.core.goods import Good
-from troedler.core.legal import apply_move
+from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
@@ -38,11 +39,10 @@ from troedler.core.moves import (
     TakePile,
 )
 from troedler.core.scoring import outcome
-from troedler.core.setting_up import new_game
 from troedler.core.state import GameState, Phase
 from troedler.io.notation import parse_move
 from troedler.io.records import GameRecord, replay
-from troedler.seat.observation import Observation, Recall, observe
+from troedler.seat import Observation, Recall, observe
 from troedler.simulation.lineup import bot_from_text
 from troedler.svg import board_picture
 from troedler.svg.html import scoring_html
@@ -366,7 +366,7 @@ class BrowserGame:
                 move = parse_move(text, self.state)
             except TroedlerError as error:
                 raise Refused(f"that is not a move: {error}") from None
-            if move not in seen.legal_moves:
+            if move not in legal_moves(seen):
                 self._refuse(move)
             self._apply(move)
             self.save()
@@ -392,7 +392,7 @@ class BrowserGame:
         with self._lock:
             self._check(sequence)
             seen = self._yours()
-            legal = seen.legal_moves
+            legal = legal_moves(seen)
             if isinstance(village, str) and village in {v.name for v in self.state.board.villages}:
                 fits = [m for m in legal if _village_of(m) == village]
                 tries = self._village_tries(village) if not fits else []
@@ -604,14 +604,14 @@ class BrowserGame:
         return view
 
     def _hand(self, seen: Observation, yours: bool) -> list[dict[str, Any]]:
-        hand = seen.hands[self.seat] or ()
-        discarding = yours and seen.discards_due > 0
+        hand = seen.players[self.seat].hand
+        discarding = yours and seen.turn.discards_due > 0
         may_go = (
-            {str(m.card) for m in seen.legal_moves if isinstance(m, DiscardCard)}
+            {str(m.card) for m in legal_moves(seen) if isinstance(m, DiscardCard)}
             if discarding
             else set()
         )
-        usable = {str(_card_of(m)) for m in seen.legal_moves} if yours else set()
+        usable = {str(_card_of(m)) for m in legal_moves(seen)} if yours else set()
         cards = []
         for card in hand:
             name = str(card)
@@ -621,7 +621,7 @@ class BrowserGame:
                     why = "T7: special feed is never discarded"
                 else:
                     why = (
-                        f"T7: discards go in hand order; after {seen.last_discard} only it "
+                        f"T7: discards go in hand order; after {seen.turn.last_discard} only it "
                         "and the cards after it may go"
                     )
             cards.append(
@@ -636,7 +636,7 @@ class BrowserGame:
         return cards
 
     def _discard_note(self, seen: Observation) -> str:
-        due = seen.discards_due
+        due = seen.turn.discards_due
         if not due:
             return ""
         more = "1 more card" if due == 1 else f"{due} more cards"
@@ -644,14 +644,14 @@ class BrowserGame:
             f"Hand limit (T7): discard {more}. Cards go in hand order, left to right: "
             "after a discard, only that card and those after it may go."
         )
-        if seen.last_discard is not None:
-            note += f" You last discarded {seen.last_discard}."
+        if seen.turn.last_discard is not None:
+            note += f" You last discarded {seen.turn.last_discard}."
         return note
 
     def _groups(self, seen: Observation) -> list[dict[str, Any]]:
         groups = []
         for label, kinds in _GROUPS:
-            members = [m for m in seen.legal_moves if isinstance(m, kinds)]
+            members = [m for m in legal_moves(seen) if isinstance(m, kinds)]
             if members:
                 heads: dict[str, list[Move]] = {}
                 for m in members:

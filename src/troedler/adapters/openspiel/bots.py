@@ -24,7 +24,8 @@ from troedler.adapters.openspiel.game import TroedlerState, resample
 from troedler.bots.base import Bot
 from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError
-from troedler.seat.observation import Recall, observe
+from troedler.core.legal import legal_moves
+from troedler.seat import Recall, observe
 
 __all__ = ["ISMCTSBot", "Resampler", "TroedlerBot"]
 
@@ -104,7 +105,7 @@ class TroedlerBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type h
             raise ConfigurationError("TroedlerBot.step needs a state with a seat to move")
         seen = observe(game, seat, recall=self.recall)
         seen = attrs.evolve(seen, rules=attrs.evolve(seen.rules, explicit_chance=False))
-        move = self.bot.choose(seen, seen.legal_moves, self.rng)
+        move = self.bot.choose(seen, legal_moves(game), self.rng)
         return state.position.table.ids.action_id(move)
 
     def restart_at(self, state: pyspiel.State) -> None:

@@ -48,7 +48,7 @@ from troedler.core.state import GameState, Phase
 from troedler.encoding.action_ids import ActionEncoder, ActionLayout, action_layout
 from troedler.encoding.tensors import TensorLayout, tensor_layout
 from troedler.io.state_json import state_from_json, state_to_json
-from troedler.seat.observation import determinize, observe
+from troedler.seat import determinize, observe
 from troedler.text.render import render_observation
 
 __all__ = [

@@ -36,7 +36,7 @@ import pyspiel
 from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError
 from troedler.encoding.tensors import TensorEncoder
-from troedler.seat.observation import Recall, observe
+from troedler.seat import Recall, observe
 from troedler.text.render import render_observation
 
 if TYPE_CHECKING:
