@@ -6,6 +6,8 @@ engine does with it, so that a change of the fact shows in both.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -22,6 +24,7 @@ from troedler import (
     parse_card,
     score,
 )
+from troedler.core import rulebook
 from troedler.core.errors import TroedlerError
 from troedler.core.limits import MAX_ROUNDS, MAX_SHUFFLES
 from troedler.core.rulebook import (
@@ -124,9 +127,10 @@ def test_E1_end_thresholds_per_player_count() -> None:
     for n in PLAYER_COUNTS:
         rules = Rules.for_players(n)
         assert rules.end_threshold == end_threshold(n)
-        assert ends_game(rules, [0] * (n - 1) + [end_threshold(n)])
-        assert not ends_game(rules, [end_threshold(n) - 1] * n)
-    assert ends_game(Rules.for_players(4, end_threshold=2), [0, 3, 0, 0])
+        assert ends_game(rules, end_threshold(n))
+        assert ends_game(rules, end_threshold(n) + 1)
+        assert not ends_game(rules, end_threshold(n) - 1)
+    assert ends_game(Rules.for_players(4, end_threshold=2), 3)
 
 
 def test_E4_two_player_total_damage_at_a_margin_of_exactly_three() -> None:
@@ -168,3 +172,83 @@ def test_C1_goods_are_conserved_eight_of_each_kind() -> None:
     assert "7 vases, not 8 (C1)" in (goods_problem([8] * 5 + [7], in_bag=False) or "")
     assert goods_problem([8] * 5 + [7], in_bag=True) is None
     assert goods_problem([0] * 6, in_bag=True) is None
+
+
+# --- the formulas, for Python integers and arrays alike ------------------------------
+
+FORMULA_RANGE = range(-2, 12)
+
+
+def test_E2_damage_is_the_feed_used_and_half_the_goods_rounded_up() -> None:
+    for feed in range(6):
+        for goods in range(12):
+            assert rulebook.damage(feed, goods) == feed + -(-goods // 2)
+
+
+def test_E3_E4_total_damage_by_the_sole_highest_or_a_margin_of_three() -> None:
+    # E3: the only one with the highest damage, never a shared highest.
+    assert rulebook.totally_damaged(5, 5, 1, 0, False)
+    assert not rulebook.totally_damaged(5, 5, 2, 0, False)
+    assert not rulebook.totally_damaged(4, 5, 1, 0, False)
+    # E4: by three or more over the other player, whatever the highest.
+    assert rulebook.totally_damaged(5, 5, 1, 2, True)
+    assert not rulebook.totally_damaged(5, 5, 1, 3, True)
+    assert not rulebook.totally_damaged(2, 5, 1, 5, True)
+
+
+def test_T7_discards_owed_keep_special_feed_and_leave_the_hand_at_the_limit() -> None:
+    for limit in range(6):
+        for cards in range(12):
+            for feed in range(cards + 1):
+                discards, to_value_pile = rulebook.discards_owed(cards, feed, limit)
+                kept_feed = feed - to_value_pile
+                kept = cards - to_value_pile - discards
+                # Nothing is owed at or under the limit; over it, the hand
+                # keeps the limit, or only its feed where that is more.
+                assert kept == (cards if cards <= limit else max(limit, min(feed, limit)))
+                assert kept_feed == min(feed, limit) and discards <= cards - feed
+
+
+def test_R3_a_reshuffle_is_due_once_the_pile_is_used_up_while_piles_take_cards() -> None:
+    for mid in (True, False):
+        for laid in range(0, 17):
+            for left in (0, 1):
+                for discarded in (0, 5):
+                    due = rulebook.reshuffle_due(laid, left, discarded, 16, mid)
+                    expected = left == 0 and discarded > 0 and laid < 16 and (laid == 0 or mid)
+                    assert bool(due) == expected, (mid, laid, left, discarded)
+
+
+def test_I2_the_set_up_pile_is_hidden_until_the_first_reshuffle() -> None:
+    rules = Rules.for_players(3)
+    portion = rules.setup_requests + rules.setup_feed
+    assert rulebook.setup_pile_hidden(rules, 4, portion) == portion
+    assert rulebook.setup_pile_hidden(rules, 4, portion + 7) == portion
+    assert rulebook.setup_pile_hidden(rules, 5, portion + 7) == 0
+    assert rulebook.setup_pile_hidden(rules, 4, portion - 1) == 0
+
+
+def test_the_formulas_are_plain_arithmetic_on_arrays_too() -> None:
+    """Each formula gives, element by element on arrays, what it gives for
+    integers: the vectorized engine calls the very same functions."""
+    np = pytest.importorskip("numpy")
+    values = np.array(list(FORMULA_RANGE))
+    a, b, c = np.meshgrid(values, values, values, indexing="ij")
+    rules = Rules.for_players(2)
+
+    def same(formula: Any, *arrays: Any) -> None:
+        vectorized = formula(*arrays)
+        for index in np.ndindex(arrays[0].shape):
+            one = formula(*(int(array[index]) for array in arrays))
+            assert np.array_equal(np.asarray(vectorized)[index], one), (formula, index)
+
+    same(rulebook.at_least_zero, a)
+    same(rulebook.damage, a, b)
+    same(lambda x, y, z: rulebook.discards_owed(x, y, z)[0], a, b, c)
+    same(lambda x, y, z: rulebook.discards_owed(x, y, z)[1], a, b, c)
+    same(lambda x, y, z: rulebook.reshuffle_due(x, y, z, 16, True), a, b, c)
+    same(lambda x, y, z: rulebook.reshuffle_due(x, y, z, 16, False), a, b, c)
+    same(lambda x, y: rulebook.setup_pile_hidden(rules, x, y), a, b)
+    same(lambda x: rulebook.ends_game(rules, x), a)
+    for two in (True, False):
+        same(lambda x, y, z, two=two: rulebook.totally_damaged(x, y, z, y - 3, two), a, b, c)

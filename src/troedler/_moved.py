@@ -35,7 +35,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "troedler.scoring": ("troedler.core.scoring",),
     "troedler.setup": ("troedler.core.setting_up", "troedler.core.chance"),
     "troedler.state": ("troedler.core.state",),
-    "troedler.views": ("troedler.seat", "troedler.seat.observation"),
+    "troedler.views": ("troedler.seat",),
     "troedler.notation": ("troedler.io.notation",),
     "troedler.position": ("troedler.io.position_text",),
     "troedler.records": ("troedler.io.records",),
@@ -47,6 +47,13 @@ MOVED: dict[str, tuple[str, ...]] = {
 """Each old module, and the modules its names are found in now, in the order
 they are looked in."""
 
+RENAMED: dict[tuple[str, str], tuple[str, str]] = {
+    ("troedler.actions", "discards_required"): ("troedler.core.rulebook", "discards_owed"),
+    ("troedler.views", "seen_stacks"): ("troedler.seat.observation", "seen_stacks"),
+}
+"""Names that moved under another name or to a module of their own: the old
+module and name, and the new ones."""
+
 
 class _Moved(types.ModuleType):
     """An old module: each name read from it is read from its new place."""
@@ -57,6 +64,12 @@ class _Moved(types.ModuleType):
             return [name for module in places for name in getattr(module, "__all__", ())]
         if name.startswith("__"):
             raise AttributeError(name)
+        place, new = RENAMED.get((self.__name__, name), ("", ""))
+        if place:
+            warnings.warn(
+                f"{self.__name__}.{name} is now {place}.{new}", DeprecationWarning, stacklevel=2
+            )
+            return getattr(importlib.import_module(place), new)
         for place in MOVED[self.__name__]:
             module = importlib.import_module(place)
             if hasattr(module, name):

@@ -29,6 +29,7 @@ from troedler.cli.simulate import (
 )
 from troedler.cli.stepper import step_in_terminal
 from troedler.core.errors import ConfigurationError, TroedlerError
+from troedler.core.rulebook import PLAYER_COUNTS
 from troedler.io.position_text import from_position_text
 from troedler.io.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
@@ -80,12 +81,12 @@ def _parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="play one game between the bundled bots and print it")
     demo.add_argument(
-        "--players", type=int, choices=(2, 3, 4), default=4, help="2, 3 or 4 (default 4)"
+        "--players", type=int, choices=PLAYER_COUNTS, default=4, help="2, 3 or 4 (default 4)"
     )
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
 
     play = commands.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("--players", type=int, choices=(2, 3, 4), default=3, help="default 3")
+    play.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=3, help="default 3")
     play.add_argument(
         "--seed",
         type=int,
@@ -170,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--players",
         type=int,
-        choices=(2, 3, 4),
+        choices=PLAYER_COUNTS,
         help="players per game (default: as many as --bots names)",
     )
     sim.add_argument(

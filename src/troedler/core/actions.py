@@ -65,6 +65,7 @@ from troedler.core.rulebook import (
     PILE_SIZE,
     dealer_discards_first,
     discard_candidates,
+    discards_owed,
     ends_game,
     goes_to_value_pile,
     next_to_take,
@@ -76,7 +77,6 @@ __all__ = [
     "discard_card",
     "discard_dealer_pile",
     "discard_options",
-    "discards_required",
     "end_turn",
     "hand_limit_discards",
     "play_extra_good",
@@ -104,8 +104,15 @@ def _fail(rule: str, message: str) -> NoReturn:
     raise IllegalMoveError(rule, message)
 
 
-def _no_state(value: object) -> ConfigurationError:
-    return ConfigurationError(f"expected a GameState, got {quote(value)}")
+def verify_game_on(state: object) -> GameState:
+    """``state``, if it is a state whose game goes on; else
+    :class:`ConfigurationError` for what is no state, and
+    :class:`IllegalMoveError` once the game is over (E1)."""
+    if not isinstance(state, GameState):
+        raise ConfigurationError(f"expected a GameState, got {quote(state)}")
+    if state.phase is Phase.GAME_OVER:
+        _fail("E1", "the game is over")
+    return state
 
 
 def _own_card(cards: tuple[Card, ...], card: object, rule: str, missing: str) -> Card:
@@ -132,13 +139,9 @@ def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 def _verify_take_phase(state: GameState) -> int:
     """How many dealer piles are gone, after checking that piles are being
     taken (E1, R1)."""
-    if not isinstance(state, GameState):
-        raise _no_state(state)
-    phase = state.phase
-    if phase is Phase.TAKE_PILES:
+    if isinstance(state, GameState) and state.phase is Phase.TAKE_PILES:
         return state.dealer_piles.count(None)
-    if phase is Phase.GAME_OVER:
-        _fail("E1", "the game is over")
+    phase = verify_game_on(state).phase
     if phase.is_chance:
         _fail("R1", f"round {state.round} is in the {phase.value} phase: chance moves")
     _fail(
@@ -169,7 +172,8 @@ def verify_take_pile(state: GameState, pile: int) -> TakePile:
     :class:`IllegalMoveError`."""
     gone = _verify_take_phase(state)
     if dealer_discards_first(state.rules, gone):
-        _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the 3 piles")
+        piles = len(state.dealer_piles)
+        _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the {piles} piles")
     return TAKE_PILE_MOVES[_verify_pile(state, pile, gone)]
 
 
@@ -253,7 +257,7 @@ def _next_turn(
         return next_state(
             state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
         )
-    if ends_game(state.rules, (len(p.fulfilled_requests) for p in players)):
+    if ends_game(state.rules, max(len(p.fulfilled_requests) for p in players)):
         return next_state(
             state,
             players=players,
@@ -280,16 +284,13 @@ def _next_turn(
 
 def _turn_player(state: GameState) -> PlayerState:
     """The player whose turn it is, after checking cards may be played (E1, T1, T7)."""
-    if not isinstance(state, GameState):
-        raise _no_state(state)
-    if state.phase is Phase.PLAY_TURNS:
+    if isinstance(state, GameState) and state.phase is Phase.PLAY_TURNS:
         seat = cast(int, state.current_player)  # the turns phase always has one
         if state.turn.discards_due:
             due = state.turn.discards_due
             _fail("T7", f"seat {seat} has ended the turn and discards {due} more")
         return state.players[seat]
-    if state.phase is Phase.GAME_OVER:
-        _fail("E1", "the game is over")
+    verify_game_on(state)
     _fail(
         "T1", f"cards are played in turns; round {state.round} is in the {state.phase.value} phase"
     )
@@ -594,21 +595,11 @@ def _play_request(state: GameState, move: PlayRequest) -> GameState:
 
 def hand_limit_discards(hand: tuple[Card, ...], limit: int) -> tuple[int, int]:
     """How many non-feed cards must be discarded, and how much feed goes to
-    the value pile, when a turn ends with ``hand`` (T7)."""
+    the value pile, when a turn ends with ``hand`` (T7):
+    :func:`~troedler.core.rulebook.discards_owed` of the hand."""
     if len(hand) <= limit:
         return 0, 0
-    return discards_required(len(hand), hand_count(hand, SPECIAL_FEED), limit)
-
-
-def discards_required(cards: int, feed: int, limit: int) -> tuple[int, int]:
-    """:func:`hand_limit_discards` for a hand of ``cards`` cards, ``feed`` of them
-    special feed."""
-    surplus = cards - limit
-    if surplus <= 0:
-        return 0, 0
-    if feed >= limit:
-        return cards - feed, feed - limit
-    return surplus, 0
+    return discards_owed(len(hand), hand_count(hand, SPECIAL_FEED), limit)
 
 
 def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list[Card]:
@@ -679,11 +670,7 @@ def verify_discard_card(state: GameState, card: Card) -> DiscardCard:
     feed, it does not come before the card discarded last, and it leaves
     enough cards at or after it for the discards still due; else
     :class:`IllegalMoveError`."""
-    if not isinstance(state, GameState):
-        raise _no_state(state)
-    if state.phase is Phase.GAME_OVER:
-        _fail("E1", "the game is over")
-    due = state.turn.discards_due
+    due = verify_game_on(state).turn.discards_due
     if state.phase is not Phase.PLAY_TURNS or not due:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
     seat = cast(int, state.current_player)  # the turns phase always has one

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import NoReturn, cast
 
+from troedler.core import rulebook
 from troedler.core.cards import CARD_TYPES, Card, hand_counts, sort_hand
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.core.pile import Pile
@@ -126,7 +127,8 @@ def _turned_up(state: GameState, deck: tuple[Card, ...], cards: tuple[Card, ...]
     laid = _laid(piles)
     piles = _lay(piles, laid, cards)
     laid += len(cards)
-    if laid == round_cards(state.num_players) or not (deck or _reshuffle_due(state, laid)):
+    need = round_cards(state.num_players)
+    if laid == need or not (deck or _reshuffle_due(state, laid, len(deck), need)):
         return next_state(
             state,
             current_player=_first_to_take(state),
@@ -155,20 +157,21 @@ def _lay(piles: _Piles, laid: int, cards: tuple[Card, ...]) -> _Piles:
 
 
 def reshuffle_due(state: GameState) -> bool:
-    """Whether the discard pile now becomes the game-round pile (R3): the
-    game-round pile is used up, the piles still take cards and the discard
-    pile has some; while forming only if ``rules.reshuffle_mid_forming``."""
-    laid = _laid(state.dealer_piles)
-    return (
-        not state.game_round_pile
-        and laid < round_cards(state.num_players)
-        and _reshuffle_due(state, laid)
+    """Whether the discard pile now becomes the game-round pile (R3), as
+    :func:`troedler.core.rulebook.reshuffle_due` says of the piles as they lie."""
+    return _reshuffle_due(
+        state,
+        _laid(state.dealer_piles),
+        len(state.game_round_pile),
+        round_cards(state.num_players),
     )
 
 
-def _reshuffle_due(state: GameState, laid: int) -> bool:
-    """:func:`reshuffle_due` of a used-up game-round pile, ``laid`` cards laid."""
-    return bool(state.discard_pile) and (not laid or state.rules.reshuffle_mid_forming)
+def _reshuffle_due(state: GameState, laid: int, left: int, need: int) -> bool:
+    rules = state.rules
+    return rulebook.reshuffle_due(
+        laid, left, len(state.discard_pile), need, rules.reshuffle_mid_forming
+    )
 
 
 def reshuffled(state: GameState, pile: tuple[Card, ...]) -> GameState:

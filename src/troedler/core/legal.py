@@ -182,11 +182,7 @@ def _verify_mover(state: GameState, move: object, seat: object) -> None:
                 "T1", f"{quote(move)} is text, not a move: read it with parse_move(text, state)"
             )
         raise IllegalMoveError("T1", f"{quote(move)} is not a move")
-    if not isinstance(state, GameState):
-        raise _not_a_state(state)
-    phase = state.phase
-    if phase is Phase.GAME_OVER:
-        raise IllegalMoveError("E1", "the game is over")
+    phase = actions.verify_game_on(state).phase
     # A bool or a float equal to the seat is not the seat.
     if seat is not None and (type(seat) is not int or seat != state.current_player):
         rule = "R4" if phase is Phase.TAKE_PILES else "R5"

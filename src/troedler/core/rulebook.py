@@ -1,5 +1,13 @@
 """The facts of the rules, each stated once, in the order of the rule ids.
 
+The formulas among them (the hidden part of the set-up pile, a reshuffle,
+the discards owed, the end of the game, damage and total damage) are plain
+arithmetic on their numbers: they give the same answer for Python integers
+and, element by element, for arrays, so that the vectorized engine
+(:mod:`troedler.jax`) computes each rule with the very same function. Their
+conditions combine with ``&`` and ``|``, never ``and``/``or``, and
+:func:`at_least_zero` stands for ``max(x, 0)``.
+
 The actions (:mod:`troedler.core.actions`), the checks of a position
 (:mod:`troedler.core.invariants`), the views (:mod:`troedler.seat.observation`) and the
 readers (:mod:`troedler.io.state_json`) all ask these functions and
@@ -121,9 +129,7 @@ def setup_pile_hidden(rules: Rules, shuffles: int, discards: int) -> int:
     lack it, and then nothing is hidden.
     """
     portion = setup_portion(rules)
-    if shuffles != SETUP_SHUFFLES or discards < portion:
-        return 0
-    return portion
+    return portion * ((shuffles == SETUP_SHUFFLES) & (discards >= portion))
 
 
 # --- R: the round ---------------------------------------------------------------
@@ -171,6 +177,16 @@ def taker(dealer: int, num_players: int, takes: int) -> int:
     return (dealer + 1 + takes) % num_players
 
 
+def reshuffle_due(laid: int, left: int, discarded: int, need: int, mid_forming: bool) -> bool:
+    """Whether the discard pile becomes the game-round pile (R3) when piles are
+    formed: ``left`` cards are left in the game-round pile after ``laid`` were
+    laid of the ``need`` the piles take, and the discard pile holds
+    ``discarded``. It does once the game-round pile is used up and the piles
+    still take cards, if there are cards to take: at the start of forming,
+    and while forming only if ``mid_forming`` (``Rules.reshuffle_mid_forming``)."""
+    return (left == 0) & (discarded > 0) & (laid < need) & ((laid == 0) | mid_forming)
+
+
 def pile_takes(rules: Rules, piles_gone: int) -> int:
     """How many players have taken a dealer pile once ``piles_gone`` piles are
     gone (R4): in the two-player game the first pile to go is the one the
@@ -211,6 +227,17 @@ HAND_LIMIT = 4
 """Cards a player may keep after their turn (T7); ``Rules.hand_limit`` may change it."""
 
 
+def discards_owed(cards: int, feed: int, limit: int) -> tuple[int, int]:
+    """What a hand of ``cards`` cards, ``feed`` of them special feed, owes at
+    the end of a turn over a hand limit of ``limit`` (T7): how many cards
+    other than special feed the player must discard, and how much special
+    feed goes onto the value pile. Special feed is never discarded: feed
+    beyond the limit goes to the value pile, and the rest of the hand then
+    keeps as many cards as the limit allows."""
+    overflow = at_least_zero(feed - limit)
+    return at_least_zero(cards - limit - overflow), overflow
+
+
 def discard_candidates(cards: Iterable[Card], last: Card | None) -> list[Card]:
     """The cards of ``cards`` that may go next when discarding down to the hand
     limit, in their order (T7).
@@ -229,21 +256,46 @@ def discard_candidates(cards: Iterable[Card], last: Card | None) -> list[Card]:
 _END_THRESHOLDS = (7, 6, 5)
 
 
+def at_least_zero(x: int) -> int:
+    """``max(x, 0)``, for integers and arrays alike."""
+    return (x + abs(x)) // 2
+
+
 def end_threshold(num_players: int) -> int:
     """Fulfilled requests on one value pile that end the game for
     ``num_players`` (E1): 7, 6 or 5 for 2, 3 or 4 players."""
     return _END_THRESHOLDS[num_players - MIN_PLAYERS]
 
 
-def ends_game(rules: Rules, fulfilled: Iterable[int]) -> bool:
-    """Whether value piles with ``fulfilled`` requests each end the game at
-    the end of the round (E1): one of them reaches the threshold."""
-    threshold = rules.end_threshold
-    return any(count >= threshold for count in fulfilled)
+def ends_game(rules: Rules, most_fulfilled: int) -> bool:
+    """Whether the game ends at the end of the round, where the value pile
+    with the most fulfilled requests holds ``most_fulfilled`` (E1): it
+    reaches the threshold."""
+    return most_fulfilled >= rules.end_threshold
+
+
+def damage(feed_used: int, goods_held: int) -> int:
+    """A player's damage (E2): the special feed used, plus half the goods
+    held, rounded up."""
+    return feed_used + (goods_held + 1) // 2
 
 
 TWO_PLAYER_DAMAGE_MARGIN = 3
 """With two players, total damage needs this much more damage than the other (E4)."""
+
+
+def totally_damaged(
+    damage: int, highest: int, at_highest: int, other: int, two_players: bool
+) -> bool:
+    """Whether a player with ``damage`` suffers total damage (E3, E4), where
+    ``highest`` is the highest damage at the table, ``at_highest`` how many
+    players have it, and ``other`` the other player's damage in a game with
+    the two-player rules: there by a margin of
+    :data:`TWO_PLAYER_DAMAGE_MARGIN` or more (E4), else by being the only
+    one with the highest damage (E3)."""
+    if two_players:
+        return damage - other >= TWO_PLAYER_DAMAGE_MARGIN
+    return (damage == highest) & (at_highest == 1)
 
 
 # --- The rules of one game: the player count and the options the rules leave open ---

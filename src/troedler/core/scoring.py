@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from troedler.core import rulebook
 from troedler.core.cards import Card, RequestCard, SpecialFeedCard
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
@@ -19,6 +20,9 @@ __all__ = [
     "score",
     "value_pile_tally",
 ]
+
+
+_INT = {int}
 
 
 @attrs.frozen
@@ -35,20 +39,18 @@ class Tally:
     request_points: tuple[int, ...] = ()
 
     def __attrs_post_init__(self) -> None:
-        # One cheap test, the details only on failure: the greedy bot builds
-        # a tally for every move it weighs. score() checks every point's type.
+        # The one check of a tally, made as it is built: cheap, since the
+        # greedy bot builds a tally for every move it weighs.
         feed, goods, points = self.feed_used, self.goods_held, self.request_points
-        try:
-            bad = (
-                type(feed) is not int
-                or type(goods) is not int
-                or feed < 0
-                or goods < 0
-                or type(points) is not tuple
-                or bool(points and min(points) < 0)
-            )
-        except TypeError:  # points that cannot be compared with numbers
-            bad = True
+        bad = (
+            type(feed) is not int
+            or type(goods) is not int
+            or feed < 0
+            or goods < 0
+            or type(points) is not tuple
+            # A bool or a float is no point: only ints, compared once they are.
+            or bool(points and (set(map(type, points)) != _INT or min(points) < 0))
+        )
         if bad:
             raise ConfigurationError(
                 f"Tally: expected counts of 0 or more (feed_used {quote(feed)}, goods_held "
@@ -59,7 +61,7 @@ class Tally:
     @property
     def damage(self) -> int:
         """Feed used plus half the goods held, rounded up (E2)."""
-        return self.feed_used + (self.goods_held + 1) // 2
+        return rulebook.damage(self.feed_used, self.goods_held)
 
     @property
     def points(self) -> int:
@@ -95,13 +97,8 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
     if not MIN_PLAYERS <= len(tallies) <= MAX_PLAYERS:
         raise ConfigurationError(f"S1: scoring needs 2 to 4 players, got {len(tallies)}")
     for seat, tally in enumerate(tallies):
-        if not isinstance(tally, Tally) or any(
-            type(n) is not int or n < 0
-            for n in (tally.feed_used, tally.goods_held, *tally.request_points)
-        ):
-            raise ConfigurationError(
-                f"tally of seat {seat} must hold non-negative ints, got {quote(tally)}"
-            )
+        if not isinstance(tally, Tally):  # a Tally checks its numbers as it is built
+            raise ConfigurationError(f"tally of seat {seat} must be a Tally, got {quote(tally)}")
     if two_player_rules is None:
         two_player_rules = len(tallies) == 2
     damage = tuple(tally.damage for tally in tallies)
@@ -116,18 +113,16 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
 
 
 def _totally_damaged(damage: tuple[int, ...], two_player_rules: bool) -> frozenset[int]:
-    if two_player_rules:
-        if len(damage) != 2:
-            raise ConfigurationError("E4: two-player scoring needs exactly 2 tallies")
-        a, b = damage
-        if a - b >= TWO_PLAYER_DAMAGE_MARGIN:
-            return frozenset({0})
-        if b - a >= TWO_PLAYER_DAMAGE_MARGIN:
-            return frozenset({1})
-        return frozenset()
+    if two_player_rules and len(damage) != 2:
+        raise ConfigurationError("E4: two-player scoring needs exactly 2 tallies")
     highest = max(damage)
-    worst = [seat for seat, value in enumerate(damage) if value == highest]
-    return frozenset(worst) if len(worst) == 1 else frozenset()
+    at_highest = damage.count(highest)
+    return frozenset(
+        seat
+        for seat, mine in enumerate(damage)
+        # The other's damage matters only with two players: seat 1 - seat.
+        if rulebook.totally_damaged(mine, highest, at_highest, damage[-1 - seat], two_player_rules)
+    )
 
 
 def tally(state: Position, seat: int) -> Tally:

@@ -15,7 +15,7 @@ import attrs
 
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.limits import seat_name_problem
-from troedler.core.rulebook import Rules
+from troedler.core.rulebook import PLAYER_COUNTS, Rules
 
 __all__ = ["MAX_ISMCTS", "BadRequest", "MatchSettings", "check_bot_text", "check_name"]
 
@@ -153,7 +153,7 @@ class MatchSettings:
         if unknown:
             raise BadRequest(f"unknown field {quote(sorted(map(str, unknown))[0])}")
         players = data.get("players", 2)
-        if type(players) is not int or players not in (2, 3, 4):
+        if type(players) is not int or players not in PLAYER_COUNTS:
             raise BadRequest(f"players: S1: 2, 3 or 4 players, not {quote(players)}")
         given = data.get("bots", [])
         if not isinstance(given, list) or len(given) > players:

@@ -38,6 +38,7 @@ from troedler.core.moves import (
     PlayRoute,
     TakePile,
 )
+from troedler.core.rulebook import Rules
 from troedler.core.scoring import outcome
 from troedler.core.state import GameState, Phase
 from troedler.io.notation import parse_move
@@ -225,8 +226,7 @@ class BrowserGame:
         move_time_limit: float | None = None,
     ) -> BrowserGame:
         """A new game; ``bots`` name the other seats' bots, repeated as needed."""
-        if players not in (2, 3, 4):
-            raise ConfigurationError(f"a game has 2 to 4 players, not {players}")
+        Rules.for_players(players)  # S1: 2, 3 or 4 players, else ConfigurationError
         if not 0 <= seat < players:
             raise ConfigurationError(f"seat must be 0 to {players - 1}, not {seat}")
         if not bots:
