@@ -7,9 +7,10 @@ seat knows. :func:`play_game` plays a game between bots.
 
 from __future__ import annotations
 
-from troedler.bots.base import Bot, PlayedGame, play_game
+from troedler.bots.base import Bot
 from troedler.bots.greedy import GreedyBot
 from troedler.bots.ismcts import ISMCTSBot
+from troedler.bots.playing import PlayedGame, play_game
 from troedler.bots.program import ProgramBot, program_bot
 from troedler.bots.random_bot import RandomBot
 from troedler.core.errors import ConfigurationError

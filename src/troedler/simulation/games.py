@@ -15,7 +15,8 @@ from typing import Literal
 
 import attrs
 
-from troedler.bots.base import Bot, BotFailure, PlayedGame, check_bot, play_game
+from troedler.bots.base import Bot, BotFailure, check_bot
+from troedler.bots.playing import PlayedGame, play_game
 from troedler.core.cards import fingerprint
 from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError

@@ -27,7 +27,7 @@ reads the tensor through them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -35,14 +35,36 @@ import pyspiel
 
 from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError
-from troedler.encoding.tensors import TensorEncoder
+from troedler.core.state import GameState
+from troedler.encoding.tensors import TensorEncoder, TensorLayout
 from troedler.seat import Recall, observe
 from troedler.text.render import render_observation
 
-if TYPE_CHECKING:
-    from troedler.adapters.openspiel.game import Table, TroedlerState
-
 __all__ = ["TroedlerObserver", "make_observer"]
+
+
+class _Table(Protocol):
+    """What an observer reads of a game's table."""
+
+    @property
+    def tensors(self) -> TensorLayout: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+
+class _Log(Protocol):
+    @property
+    def log(self) -> str: ...
+
+
+class _State(Protocol):
+    """What an observer reads of a game's state: the engine's state and the
+    public log of what happened."""
+
+    @property
+    def engine_state(self) -> GameState: ...
+    @property
+    def position(self) -> _Log: ...
 
 
 class TroedlerObserver:
@@ -58,7 +80,7 @@ class TroedlerObserver:
     dict: dict[str, npt.NDArray[np.float32]]
     """The slices of :attr:`tensor` by name, reshaped; they share its memory."""
 
-    def __init__(self, table: Table, recall: Recall) -> None:
+    def __init__(self, table: _Table, recall: Recall) -> None:
         self.recall = recall
         self._table = table
         self.tensor = np.zeros(table.tensors.size, np.float32)
@@ -66,12 +88,12 @@ class TroedlerObserver:
         # The observer's own encoder: what it remembers between calls is not shared.
         self._encoder = TensorEncoder(table.tensors)
 
-    def set_from(self, state: TroedlerState, player: int) -> None:
+    def set_from(self, state: _State, player: int) -> None:
         """Fill :attr:`tensor` with what ``player`` knows of ``state``."""
         # Straight from the state: equal to encoding observe(), without the record.
         self.tensor[:] = self._encoder.encode_state(state.engine_state, player, self.recall)
 
-    def string_from(self, state: TroedlerState, player: int) -> str:
+    def string_from(self, state: _State, player: int) -> str:
         """What ``player`` knows of ``state``, as text."""
         if self.recall == "perfect":
             if type(player) is not int or not 0 <= player < len(self._table.names):
@@ -85,7 +107,7 @@ class TroedlerObserver:
 
 
 def make_observer(
-    table: Table, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    table: _Table, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
 ) -> TroedlerObserver:
     """The observer for ``iig_obs_type`` (None: the default observation, the table view).
 
