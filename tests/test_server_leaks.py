@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from troedler import GameState, new_game
-from troedler.server import differential
-from troedler.server.differential import Comparison, compare_game
+from troedler.server import twin_messages
 from troedler.server.protocol import message_for
+from troedler.server.twin_messages import Comparison, compare_game
 from troedler.views import Recall
 
 
@@ -33,7 +33,7 @@ def test_the_check_finds_a_message_that_leaks(monkeypatch: pytest.MonkeyPatch) -
     def leaky(viewer: int | None, kind: str, *, state: GameState, **public: Any) -> str:
         return message_for(viewer, kind, state=state, **public) + json.dumps(state.seed)
 
-    monkeypatch.setattr(differential, "message_for", leaky)
+    monkeypatch.setattr(twin_messages, "message_for", leaky)
     assert compare_game(2, 0, "perfect", every=20, walk=2).differences
 
 
