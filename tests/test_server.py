@@ -342,19 +342,33 @@ def test_hosts_origins_sizes_and_rates_are_bounded(served: Served) -> None:
         headers={"Content-Type": "application/json"},
     )
     assert big.status_code == 413
+    # One size limit, the websocket's: a message at it is read, one past it
+    # closes the connection with 1009 and a reason.
     client = Client(served, match, str(ann["token"]))
-    client.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
-    assert client.until("error")["code"] == "malformed"
+    at_limit = json.dumps({"type": "ping", "pad": ""})
+    at_limit = json.dumps({"type": "ping", "pad": "x" * (4096 - len(at_limit))})
+    assert len(at_limit) == 4096
+    client.send(at_limit)
+    assert client.until("pong")["type"] == "pong"
+    client.send(json.dumps({"type": "ping", "pad": "x" * 4097}))
+    with pytest.raises(ConnectionClosed) as closed:
+        client.next(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert "4096" in closed.value.rcvd.reason
+    # Past the rate: told "rate", then, sending on, closed with 1008 and a reason.
+    client = Client(served, match, str(ann["token"]))
     for _ in range(200):
         try:
             client.send({"type": "ping"})
         except ConnectionClosed:
             break
     codes = []
-    with pytest.raises((ConnectionClosed, TimeoutError)):
+    with pytest.raises(ConnectionClosed) as closed:
         while True:
             codes.append(client.next(timeout=5).get("code"))
     assert "rate" in codes
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert closed.value.rcvd.reason == "too many messages"
     assert served.show(match)["version"] == 0
 
 
