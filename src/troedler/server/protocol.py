@@ -77,12 +77,13 @@ def _texts() -> Callable[[Hashable], str]:
 
 
 _text = _texts()
-_villages_seen: dict[int, tuple[object, dict[str, str]]] = {}
+_villages_seen: dict[int, tuple[object, dict[str, str], str]] = {}
 
 
-def _villages(board: Board, goods: tuple[Goods, ...]) -> dict[str, str]:
-    """Each village's goods as text, kept for the tuple a state holds (a
-    state shares it with the states before it until a village changes)."""
+def _villages(board: Board, goods: tuple[Goods, ...]) -> tuple[dict[str, str], str]:
+    """Each village's goods as text, and that as JSON, kept for the tuple a
+    state holds (a state shares it with the states before it until a
+    village changes)."""
     found = _villages_seen.get(id(goods))
     if found is None or found[0] is not goods:  # the tuple is held, so its id is its own
         if len(_villages_seen) >= MAX_TEXTS:
@@ -90,14 +91,26 @@ def _villages(board: Board, goods: tuple[Goods, ...]) -> dict[str, str]:
         names = {
             village.name: _text(held) for village, held in zip(board.villages, goods, strict=True)
         }
-        found = _villages_seen[id(goods)] = (goods, names)
-    return dict(found[1])
+        found = _villages_seen[id(goods)] = (goods, names, _dumps(names))
+    return found[1], found[2]
+
+
+_piles_seen: dict[tuple[Hashable | None, ...], list[str | None]] = {}
 
 
 def _codes(cards: Sequence[Hashable | None] | None) -> list[str | None] | None:
+    """The cards' codes (None for a card not known), kept for each tuple of
+    cards seen: hands and piles change a card at a time, and are written
+    in every message."""
     if cards is None:
         return None
-    return [None if card is None else _text(card) for card in cards]
+    key = cards if type(cards) is tuple else tuple(cards)
+    found = _piles_seen.get(key)
+    if found is None:
+        if len(_piles_seen) >= MAX_TEXTS:
+            _piles_seen.clear()
+        found = _piles_seen[key] = [None if card is None else _text(card) for card in key]
+    return list(found)
 
 
 def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[str, Any]:
@@ -122,7 +135,7 @@ def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[s
         "game_round_pile_size": seen.game_round_pile_size,
         "dealer_piles": [_codes(pile) for pile in seen.dealer_piles],
         "discard_pile": _codes(seen.discard_pile),
-        "village_goods": _villages(seen.board, seen.village_goods),
+        "village_goods": dict(_villages(seen.board, seen.village_goods)[0]),
         "players": [
             {
                 "cart": seen.carts[seat],
@@ -147,9 +160,103 @@ def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[s
     return data
 
 
+_fragments: dict[tuple[str, Hashable], str] = {}
+
+
+def _kept(kind: str, key: Hashable, make: Callable[[], object]) -> str:
+    """The JSON text of ``make()``, kept for ``key``: a part of a position
+    that many positions share (the same players' cards version after
+    version, the same piles for every seat)."""
+    slot = (kind, key)
+    try:
+        found = _fragments.get(slot)
+    except TypeError:  # a part that cannot be a key: written afresh
+        return _dumps(make())
+    if found is None:
+        if len(_fragments) >= MAX_TEXTS:
+            _fragments.clear()
+        found = _fragments[slot] = _dumps(make())
+    return found
+
+
+def _number(value: int | None) -> str:
+    return "null" if value is None else str(int(value))
+
+
 def position_text(state: GameState, viewer: int | None, recall: Recall) -> str:
-    """:func:`position_for` as JSON text, as every message carries it."""
-    return _dumps(position_for(state, viewer, recall))
+    """:func:`position_for` as JSON text (its keys sorted), as every message
+    carries it: written from parts kept across positions, so that a
+    position costs little more than its observation."""
+    seen = public_observation(state) if viewer is None else observe(state, viewer, recall=recall)
+    players = (
+        seen.carts,
+        seen.goods,
+        seen.hands,
+        seen.hand_sizes,
+        seen.value_piles,
+        seen.value_pile_sizes,
+    )
+    turn = (seen.played, seen.delivered_to, seen.discards_due, seen.last_discard)
+    last = seen.last_discard
+    parts = [
+        '{"current_player":',
+        _number(seen.current_player),
+        ',"dealer":',
+        _number(seen.dealer),
+        ',"dealer_piles":',
+        _kept("dealer_piles", seen.dealer_piles, lambda: [_codes(p) for p in seen.dealer_piles]),
+        ',"discard_pile":',
+        _kept("discard_pile", seen.discard_pile, lambda: _codes(seen.discard_pile)),
+        ',"game_round_pile_size":',
+        _number(seen.game_round_pile_size),
+        ',"legal_moves":',
+        _kept("legal_moves", seen.legal_moves, lambda: [_text(m) for m in seen.legal_moves]),
+        ',"phase":"',
+        seen.phase.name.lower(),
+        '","players":',
+        _kept(
+            "players",
+            players,
+            lambda: [
+                {
+                    "cart": seen.carts[seat],
+                    "goods": _text(seen.goods[seat]),
+                    "hand": _codes(seen.hands[seat]),
+                    "hand_size": seen.hand_sizes[seat],
+                    "value_pile": _codes(seen.value_piles[seat]),
+                    "value_pile_size": seen.value_pile_sizes[seat],
+                }
+                for seat in range(len(seen.carts))
+            ],
+        ),
+        ',"recall":',
+        _dumps(seen.recall),
+    ]
+    if state.is_over:
+        parts += [',"result":', _dumps(result_to_data(outcome(state)))]
+    parts += [
+        ',"round":',
+        _number(seen.round),
+        ',"seat":',
+        _number(viewer),
+        ',"shuffles":',
+        _number(seen.shuffles),
+        ',"turn":',
+        _kept(
+            "turn",
+            turn,
+            lambda: {
+                "played": _codes(seen.played),
+                "delivered_to": list(seen.delivered_to),
+                "discards_due": seen.discards_due,
+                "last_discard": None if last is None else _text(last),
+            },
+        ),
+        ',"village_goods":',
+        _villages(seen.board, seen.village_goods)[1],
+        "}",
+    ]
+    return "".join(parts)
 
 
 def _dumps(data: object) -> str:
