@@ -132,6 +132,8 @@ def test_two_people_play_a_whole_match_and_its_record_replays(
     game = Game(seats, seed=3)
     game.run()
     assert game.status == "finished" and game.result is not None
+    # Each seat moved as soon as it was told it could, and was never slowed.
+    assert game.slowed == 0
     # Every acknowledged move is the one broadcast at its version, once.
     assert sorted(game.acks.values()) == list(range(1, game.version + 1))
     answer = served.http.get(f"/api/matches/{match}/record")
@@ -140,7 +142,14 @@ def test_two_people_play_a_whole_match_and_its_record_replays(
     assert list(record.moves) == [game.moves[v] for v in range(1, game.version + 1)]
     assert record.seats == ("ann", "bob")
     assert record.result is not None and list(record.result.points) == game.result["points"]
-    assert replay(record)[-1].is_over
+    positions = replay(record)
+    assert positions[-1].is_over
+    # The moves with the seat that made each (the record names only the moves).
+    made = served.http.get(f"/api/matches/{match}/moves").json()
+    assert made["version"] == game.version
+    assert [m["move"] for m in made["moves"]] == list(record.moves)
+    assert [m["version"] for m in made["moves"]] == list(range(1, game.version + 1))
+    assert [m["seat"] for m in made["moves"]] == [s.current_player for s in positions[:-1]]
     path = tmp_path / "match.json"
     path.write_text(answer.text)
     assert main(["replay", str(path)]) == 0
