@@ -107,6 +107,7 @@ class Hub:
     async def start(self) -> None:
         """Hear the other processes, take this process's matches, and keep
         its ownership going."""
+        await self.journal.open()
         await self.cluster.start(self.hear)
         await self.owners.start()
 

@@ -75,6 +75,9 @@ class Entry:
 class Journal(Protocol):
     """Where moves are written."""
 
+    async def open(self) -> None:
+        """Get ready to write (before the first move)."""
+
     async def append(self, entry: Entry) -> bool:
         """Write ``entry`` if the match is still being played at its version
         (and, with an owner, is still that owner's): True once committed,
@@ -125,6 +128,9 @@ class SQLiteJournal:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="troedler-journal", daemon=True)
         self._thread.start()
+
+    async def open(self) -> None:
+        """The writer thread runs from the start."""
 
     async def append(self, entry: Entry) -> bool:
         loop = asyncio.get_running_loop()
@@ -240,6 +246,8 @@ class PostgresJournal:
 
     async def open(self) -> None:
         """Open the pool."""
+        if self._pool is not None:
+            return
         import asyncpg  # noqa: PLC0415 - the server extra's, needed on PostgreSQL only
 
         self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.size)
@@ -247,8 +255,7 @@ class PostgresJournal:
     async def append(self, entry: Entry) -> bool:
         import asyncpg  # noqa: PLC0415
 
-        if self._pool is None:
-            await self.open()
+        assert self._pool is not None, "open the journal first"
         async with self._pool.acquire() as connection:
             try:
                 made = await connection.fetchval(

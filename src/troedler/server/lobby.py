@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from troedler.server.match import Live, hash_token
@@ -180,7 +180,12 @@ class Lobby:
                     )
                     if done.rowcount == 1:
                         await self._tell(connection, old)
-                await hub.refresh_locked(old)  # another process's rematch, if it was first
+                    else:  # another process made the rematch first: this one goes
+                        await connection.execute(delete(seats).where(seats.c.match_id == new.id))
+                        await connection.execute(delete(matches).where(matches.c.id == new.id))
+                if done.rowcount != 1:
+                    hub.drop(new.id)
+                await hub.refresh_locked(old)
             assert old.rematch is not None
         new_live = await hub.load(old.rematch)
         assert new_live is not None
