@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import queue
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -71,8 +72,15 @@ class ServerProcess:
         self.extra = extra
         self.process: subprocess.Popen[str] | None = None
         self.url = f"http://127.0.0.1:{port}/"
-        self.cpu_before = 0.0
+        self.log = os.path.join(folder, f"{name}.log")
+        """Where the process writes its standard error, kept across restarts."""
         self.start()
+
+    def errors(self) -> list[str]:
+        """The exceptions the process logged (the last line of each traceback)."""
+        with open(self.log) as log:
+            lines = log.read().splitlines()
+        return [line for line in lines if re.match(r"[A-Za-z_.]+(Error|Exception|Exit)\b", line)]
 
     def start(self) -> None:
         command = [
@@ -82,11 +90,13 @@ class ServerProcess:
             "--creates-per-minute", "1000000", "--max-waiting", "100000",
             *self.extra,
         ]  # fmt: skip
+        with open(self.log, "a") as log:
+            log.write(f"== started {time.time():.3f}\n")
         self.process = subprocess.Popen(  # noqa: S603 - this Python, troedler, our options
             command,
             cwd=self.folder,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=open(self.log, "a"),  # noqa: SIM115 - the child holds it
             text=True,
             preexec_fn=lambda: os.sched_setaffinity(0, self.cpus),  # noqa: PLW1509
         )

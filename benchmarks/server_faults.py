@@ -151,6 +151,7 @@ def run(args: argparse.Namespace, folder: str) -> dict[str, Any]:
     finally:
         for server in servers:
             server.stop()
+    errors = [error for server in servers for error in server.errors()]
     lost = doubled = 0
     for player in results:
         where = {cid: number for number, cid in logged[player["match"]] if cid is not None}
@@ -177,6 +178,8 @@ def run(args: argparse.Namespace, folder: str) -> dict[str, Any]:
         "takeover_s_p50": percentile(takeovers, 0.5) if takeovers else None,
         "takeovers": takeovers,
         "reconnects": sum(player["reconnects"] for player in results),
+        "server_errors": len(errors),
+        "first_errors": sorted(set(errors))[:5],
         "server_cores": args.server_cores,
         "client_cores": args.client_cores,
         "machine_cores": os.cpu_count(),

@@ -17,13 +17,14 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from troedler import apply_move, legal_moves
 from troedler.server.cluster import Alone
 from troedler.server.connection import Connection
 from troedler.server.hub import Hub
 from troedler.server.journal import SQLiteJournal
+from troedler.server.reading import read_match
 from troedler.server.settings import MatchSettings
 from troedler.server.store import matches, migrate, moves, open_database
 
@@ -83,3 +84,29 @@ def test_a_match_taken_over_fences_the_old_owners_bots_but_not_its_people(
     tmp_path: Path,
 ) -> None:
     asyncio.run(_taken_over(tmp_path / "matches.sqlite3"))
+
+
+async def _read_while_a_move_commits(path: Path) -> None:
+    old = hub(path, "a")
+    await migrate(old.engine)
+    live = await old.lobby.create(MatchSettings(players=2, bots=(None, None)))
+    for name in ("ann", "bob"):
+        await old.lobby.join(live, name, None)
+    seat = live.state.current_player
+    assert seat is not None
+    move = legal_moves(live.state)[0]
+    # A move's line in the log that the row's version does not count yet: what
+    # a reader sees when the move commits between its two statements.
+    async with old.engine.begin() as connection:
+        await connection.execute(
+            insert(moves).values(
+                match_id=live.id, number=0, seat=seat, move=str(move), client_id="x", at=0.0
+            )
+        )
+    read = await read_match(old.engine, live.id)
+    assert read is not None and read.version == 0 and read.history == []
+    await old.close()
+
+
+def test_a_match_is_read_at_its_rows_version_whatever_commits_meanwhile(tmp_path: Path) -> None:
+    asyncio.run(_read_while_a_move_commits(tmp_path / "matches.sqlite3"))

@@ -109,36 +109,47 @@ class Owners:
                 ).scalars()
             )
         for match_id in taken:
-            live = await hub.load(match_id)
-            if live is not None:
-                live.owned = True
-                hub.turns.schedule(live)
+            await self._own(match_id)
         if taken and hub.cluster.several:
             log.info("troedler serve: %s took over %d matches", hub.name, len(taken))
         return taken
 
-    async def _check(self) -> None:
-        """Let go of the clocks and bots of matches another process owns now
-        (this one was taken for dead while it stood still)."""
+    async def _own(self, match_id: str) -> None:
+        """Run the clocks and bots of a match this process owns."""
         hub = self.hub
-        owned = [match_id for match_id, live in hub.live.items() if live.owned]
-        if not owned:
+        try:
+            live = await hub.load(match_id)
+        except Exception:  # read again at the next check
+            log.exception("troedler serve: match %s could not be read", match_id)
             return
+        if live is not None and not live.owned:
+            live.owned = True
+            hub.turns.schedule(live)
+
+    async def _check(self) -> None:
+        """Make this process's matches those the database says it owns: let
+        go of the clocks and bots of those another process owns now (this
+        one was taken for dead while it stood still), and run those of any
+        it owns but does not run (one it could not read when it took it)."""
+        hub = self.hub
         async with hub.engine.connect() as connection:
-            still = set(
+            mine = set(
                 (
                     await connection.execute(
                         select(matches.c.id).where(
-                            matches.c.id.in_(owned), matches.c.owner == hub.name
+                            matches.c.owner == hub.name, matches.c.status.in_(RUNNING)
                         )
                     )
                 ).scalars()
             )
-        for match_id in owned:
-            live = hub.live.get(match_id)
-            if live is not None and match_id not in still:
+        for match_id, live in list(hub.live.items()):
+            if live.owned and live.status in RUNNING and match_id not in mine:
                 live.owned = False
                 hub.turns.stop(live)
+        for match_id in mine:
+            held = hub.live.get(match_id)
+            if held is None or not held.owned:
+                await self._own(match_id)
 
     def _tidy(self) -> None:
         """Forget the matches this process neither shows nor runs."""

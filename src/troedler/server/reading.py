@@ -49,10 +49,14 @@ async def read_match(engine: AsyncEngine, match_id: str, *, replayed: bool = Tru
         if row is None:
             return None
         held = await _seats(connection, match_id)
+        # Each statement sees what is committed when it runs: moves made since
+        # the row was read are left for the next catching up.
         move_rows = (
             (
                 await connection.execute(
-                    select(moves).where(moves.c.match_id == match_id).order_by(moves.c.number)
+                    select(moves)
+                    .where(moves.c.match_id == match_id, moves.c.number < row.version)
+                    .order_by(moves.c.number)
                 )
             ).all()
             if replayed

@@ -6,7 +6,9 @@ nothing more once another has taken the match over)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
     from troedler.server.hub import Hub
 
 __all__ = ["Turns"]
+
+log = logging.getLogger("troedler.server")
 
 
 class Turns:
@@ -79,9 +83,27 @@ class Turns:
         if seat is None:
             return
         if live.bot_at(seat) is not None:
-            live.task = asyncio.create_task(self._bot_turn(live, live.version, seat))
+            live.task = asyncio.create_task(
+                self._guarded(live, self._bot_turn(live, live.version, seat))
+            )
         elif live.deadline is not None:
-            live.task = asyncio.create_task(self._clock(live, live.version, seat))
+            live.task = asyncio.create_task(
+                self._guarded(live, self._clock(live, live.version, seat))
+            )
+
+    async def _guarded(self, live: Live, work: Coroutine[Any, Any, None]) -> None:
+        """Run a clock or a bot; if it fails (the database away for a moment),
+        say so and set it going again a second later, so that no match
+        waits for ever on a move that failed once."""
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("troedler serve: match %s: a clock or bot failed; again in 1 s", live.id)
+            await asyncio.sleep(1.0)
+            if live.task is asyncio.current_task():
+                self.schedule(live)
 
     def stop(self, live: Live) -> None:
         """Stop the match's clock and bots here (another process runs them now,
