@@ -108,11 +108,17 @@ class Owners:
                     )
                 ).scalars()
             )
-        for match_id in taken:
-            await self._own(match_id)
+        if self._task is None:  # starting: ready once they run
+            await self._own_all(taken)
+        elif taken:  # beating: read them meanwhile, so the next death is seen in time
+            hub.spawn(self._own_all(taken))
         if taken and hub.cluster.several:
             log.info("troedler serve: %s took over %d matches", hub.name, len(taken))
         return taken
+
+    async def _own_all(self, taken: list[str]) -> None:
+        for match_id in taken:
+            await self._own(match_id)
 
     async def _own(self, match_id: str) -> None:
         """Run the clocks and bots of a match this process owns."""

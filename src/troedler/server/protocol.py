@@ -1,7 +1,10 @@
 """What the server sends: every message a seat or a spectator receives is
-built by :func:`message_for`, and nowhere else.
+built here, and nowhere else: its public fields by :class:`Frame`, the
+recipient's position by :func:`position_text` (:func:`message_for` joins
+the two for one recipient; the server writes a message's fields once and
+adds each recipient's position).
 
-That one function is where hidden information could leak, so it is the one
+This module is where hidden information could leak, so it is the one
 place that decides what a recipient may know: a seat gets
 :func:`troedler.observe` of its own seat (with the match's recall), a
 spectator the public part of the table (``recall="table"`` of a seat, with
