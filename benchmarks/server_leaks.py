@@ -1,5 +1,5 @@
 """Leaks: the differential check of the server's messages over many seeds and
-every player count, with both recalls (``troedler.server.differential``).
+every player count, with both recalls (``troedler.server.twin_messages``).
 
 Reports the messages compared and the differences (must be 0), as one JSON line.
 
@@ -12,7 +12,7 @@ import argparse
 import json
 import time
 
-from troedler.server.differential import Comparison, compare_game
+from troedler.server.twin_messages import Comparison, compare_game
 
 
 def main() -> None:

@@ -132,6 +132,8 @@ def test_two_people_play_a_whole_match_and_its_record_replays(
     game = Game(seats, seed=3)
     game.run()
     assert game.status == "finished" and game.result is not None
+    # Each seat moved as soon as it was told it could, and was never slowed.
+    assert game.slowed == 0
     # Every acknowledged move is the one broadcast at its version, once.
     assert sorted(game.acks.values()) == list(range(1, game.version + 1))
     answer = served.http.get(f"/api/matches/{match}/record")
@@ -140,7 +142,14 @@ def test_two_people_play_a_whole_match_and_its_record_replays(
     assert list(record.moves) == [game.moves[v] for v in range(1, game.version + 1)]
     assert record.seats == ("ann", "bob")
     assert record.result is not None and list(record.result.points) == game.result["points"]
-    assert replay(record)[-1].is_over
+    positions = replay(record)
+    assert positions[-1].is_over
+    # The moves with the seat that made each (the record names only the moves).
+    made = served.http.get(f"/api/matches/{match}/moves").json()
+    assert made["version"] == game.version
+    assert [m["move"] for m in made["moves"]] == list(record.moves)
+    assert [m["version"] for m in made["moves"]] == list(range(1, game.version + 1))
+    assert [m["seat"] for m in made["moves"]] == [s.current_player for s in positions[:-1]]
     path = tmp_path / "match.json"
     path.write_text(answer.text)
     assert main(["replay", str(path)]) == 0
@@ -342,19 +351,33 @@ def test_hosts_origins_sizes_and_rates_are_bounded(served: Served) -> None:
         headers={"Content-Type": "application/json"},
     )
     assert big.status_code == 413
+    # One size limit, the websocket's: a message at it is read, one past it
+    # closes the connection with 1009 and a reason.
     client = Client(served, match, str(ann["token"]))
-    client.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
-    assert client.until("error")["code"] == "malformed"
+    at_limit = json.dumps({"type": "ping", "pad": ""})
+    at_limit = json.dumps({"type": "ping", "pad": "x" * (4096 - len(at_limit))})
+    assert len(at_limit) == 4096
+    client.send(at_limit)
+    assert client.until("pong")["type"] == "pong"
+    client.send(json.dumps({"type": "ping", "pad": "x" * 4097}))
+    with pytest.raises(ConnectionClosed) as closed:
+        client.next(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert "4096" in closed.value.rcvd.reason
+    # Past the rate: told "rate", then, sending on, closed with 1008 and a reason.
+    client = Client(served, match, str(ann["token"]))
     for _ in range(200):
         try:
             client.send({"type": "ping"})
         except ConnectionClosed:
             break
     codes = []
-    with pytest.raises((ConnectionClosed, TimeoutError)):
+    with pytest.raises(ConnectionClosed) as closed:
         while True:
             codes.append(client.next(timeout=5).get("code"))
     assert "rate" in codes
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert closed.value.rcvd.reason == "too many messages"
     assert served.show(match)["version"] == 0
 
 

@@ -5,17 +5,20 @@ byte-identical messages, for every seat and spectators, with both recalls."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from troedler import GameState, new_game
+from troedler import GameState, apply_move, legal_moves, new_game, observe, outcome
+from troedler.bots.program import observation_to_data
+from troedler.io.records import result_to_data
 from troedler.seat import Recall
-from troedler.server import differential
-from troedler.server.differential import Comparison, compare_game
-from troedler.server.protocol import message_for
+from troedler.server import twin_messages
+from troedler.server.protocol import message_for, position_for, position_text, public_observation
+from troedler.server.twin_messages import Comparison, compare_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -33,7 +36,7 @@ def test_the_check_finds_a_message_that_leaks(monkeypatch: pytest.MonkeyPatch) -
     def leaky(viewer: int | None, kind: str, *, state: GameState, **public: Any) -> str:
         return message_for(viewer, kind, state=state, **public) + json.dumps(state.seed)
 
-    monkeypatch.setattr(differential, "message_for", leaky)
+    monkeypatch.setattr(twin_messages, "message_for", leaky)
     assert compare_game(2, 0, "perfect", every=20, walk=2).differences
 
 
@@ -42,3 +45,38 @@ def test_a_spectator_never_sees_a_hand_or_a_value_pile() -> None:
     position = json.loads(message_for(None, "moved", state=state))["position"]
     assert all(p["hand"] is None and p["value_pile"] is None for p in position["players"])
     assert position["seat"] is None and position["legal_moves"] == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_position_is_the_bot_protocols_observation_written_once(players: int) -> None:
+    # The server writes positions from parts it keeps; each must be the bot
+    # protocol's observation of the same seat (without its version), with
+    # the legal moves and the result, byte for byte as JSON with sorted keys.
+    rng = random.Random(players)
+    state = new_game(players, seed=players)
+    checked = 0
+    while True:
+        for viewer in [*range(players), None]:
+            for recall in ("perfect", "table"):
+                seen = (
+                    public_observation(state)
+                    if viewer is None
+                    else observe(state, viewer, recall=recall)
+                )
+                expected = observation_to_data(seen)
+                del expected["protocol"]
+                expected["seat"] = viewer
+                if viewer is None:  # a spectator holds no hand: seat 0's is not shown
+                    expected["players"][0]["hand"] = expected["players"][0]["value_pile"] = None
+                moves = [] if viewer is None else legal_moves(seen)
+                expected["legal_moves"] = [str(move) for move in moves]
+                if state.is_over:
+                    expected["result"] = result_to_data(outcome(state))
+                assert position_for(state, viewer, recall) == expected
+                text = position_text(state, viewer, recall)
+                assert text == json.dumps(expected, sort_keys=True, separators=(",", ":"))
+                checked += 1
+        if state.is_over:
+            break
+        state = apply_move(state, rng.choice(legal_moves(state)))
+    assert checked > 500

@@ -55,14 +55,21 @@ def add_serve(commands: Any) -> None:
         "--address",
         default=None,
         metavar="URL",
-        help="where clients reach this process, for the other processes to send them "
-        "here (default: the address it listens on)",
+        help="where clients reach this process, kept in the database's list of processes "
+        "(default: the address it listens on)",
     )
     serve.add_argument(
         "--lease-seconds",
         type=float,
-        default=15.0,
-        help="how long a match stays with a process that stopped renewing it (default 15)",
+        default=2.0,
+        help="how long the clocks and bots of a process that stopped saying it is alive "
+        "wait before another process takes them over (default 2; one that dies is seen "
+        "at once)",
+    )
+    serve.add_argument(
+        "--websocket-compression",
+        action="store_true",
+        help="compress websocket messages (permessage-deflate): less traffic, more CPU a move",
     )
     serve.add_argument(
         "--max-waiting",
@@ -139,8 +146,11 @@ def serve_command(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,
         lifespan="on",
+        loop="auto",  # uvloop where the server extra installed it: far less CPU a move
         ws="websockets-sansio",
-        ws_max_size=settings.max_message * 4,
+        # One limit: a larger message closes the connection (1009, with a reason).
+        ws_max_size=settings.max_message,
+        ws_per_message_deflate=args.websocket_compression,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,

@@ -7,8 +7,8 @@ API and a match is played over a websocket, both described in
 
 - :class:`ServerSettings` and :func:`make_app`: the application, for uvicorn
   or any ASGI server;
-- :func:`troedler.server.protocol.message_for`: the one function that builds
-  what a seat or a spectator receives.
+- :func:`troedler.server.protocol.message_for`: what a seat or a spectator
+  receives, built as the server builds it.
 """
 
 from troedler.server.app import ServerSettings, make_app

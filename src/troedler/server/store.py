@@ -6,7 +6,8 @@ default: one file in WAL mode) and PostgreSQL (asyncpg); Alembic migrates
 both and is run at startup. A match's moves are an append-only log; the
 match's ``version`` (the number of moves made) is the compare-and-set that
 lets a move in only if nobody else's got in first, so no move is applied
-twice, whichever process or connection sends it.
+twice, whichever process or connection sends it. That one write, the
+server's hot path, is the journal's (:mod:`troedler.server.journal`).
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
-    insert,
-    or_,
     select,
-    update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from troedler.server.cluster import Alone, Cluster, PostgresCluster
+from troedler.server.journal import Journal, PostgresJournal, SQLiteJournal, sqlite_pragmas
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -47,7 +48,9 @@ __all__ = [
     "migrate",
     "moves",
     "open_database",
+    "parts_for",
     "seats",
+    "servers",
 ]
 
 DEFAULT_DATABASE = "sqlite+aiosqlite:///troedler-server.sqlite3"
@@ -71,7 +74,7 @@ matches = Table(
     Column("clocks", Text, nullable=True),
     Column("ending", Text, nullable=True),
     Column("rematch", String(32), nullable=True),
-    Column("owner", String(64), nullable=True),
+    Column("owner", String(64), nullable=True, index=True),
     Column("owner_address", String(200), nullable=True),
     Column("lease_until", Float, nullable=True),
 )
@@ -108,21 +111,26 @@ moves = Table(
 """The append-only move log: move ``number`` took the match from version
 ``number`` to ``number + 1``."""
 
+servers = Table(
+    "servers",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("number", Integer, nullable=False, unique=True),
+    Column("address", String(200), nullable=True),
+    Column("alive_until", Float, nullable=True),
+)
+"""One row a server process that ever shared the database: its name, a
+number (the key of the advisory lock it holds while it runs, on
+PostgreSQL), where its clients reach it, and until when it said it was
+alive (the database's own clock, seconds since the epoch)."""
+
 
 class InvalidDatabase(Exception):
     """A database URL the server cannot use."""
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL: readers do not wait for the writer; NORMAL is durable in WAL mode
-    # across a process crash (only a power cut may lose the last commits),
-    # so FULL: an acknowledged move must survive whatever kills the server.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+def _pragmas(connection: Any, _record: Any) -> None:
+    sqlite_pragmas(connection)
 
 
 def open_database(url: str) -> AsyncEngine:
@@ -139,7 +147,9 @@ def open_database(url: str) -> AsyncEngine:
         if parsed.database in (None, "", ":memory:"):
             raise InvalidDatabase("the SQLite database must be a file")
         engine = create_async_engine(parsed)
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(
+            engine.sync_engine, "connect", lambda connection, _: sqlite_pragmas(connection)
+        )
         return engine
     if backend == "postgresql":
         parsed = parsed.set(drivername="postgresql+asyncpg")
@@ -165,62 +175,22 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-async def append_move(
-    connection: AsyncConnection,
-    match_id: str,
-    version: int,
-    *,
-    owner: str,
-    seat: int,
-    move: str,
-    client_id: str | None,
-    at: float,
-    changes: dict[str, Any],
-) -> bool:
-    """Move number ``version`` of the match, if the match is still at
-    ``version`` and ``owner`` still holds its lease.
-
-    The match row's version goes from ``version`` to ``version + 1`` (with
-    ``changes`` to its other columns) only where it still is ``version`` and
-    its owner is ``owner``: the compare-and-set. False, and nothing written,
-    when another writer got there first or another process took the match
-    over (so a process that stood still past its lease writes nothing after
-    the new owner read the match). The caller commits.
-    """
-    done = await connection.execute(
-        update(matches)
-        .where(matches.c.id == match_id, matches.c.version == version, matches.c.owner == owner)
-        .values(version=version + 1, **changes)
+def parts_for(
+    url: str, *, name: str, address: str, lease_seconds: float
+) -> tuple[AsyncEngine, Journal, Cluster]:
+    """The engine, the move journal and the cluster of the database at ``url``:
+    on SQLite one process alone, on PostgreSQL any number sharing it."""
+    engine = open_database(url)
+    parsed = engine.url
+    if parsed.get_backend_name() == "sqlite":
+        assert parsed.database is not None
+        return engine, SQLiteJournal(parsed.database), Alone(name)
+    dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+    return (
+        engine,
+        PostgresJournal(dsn),
+        PostgresCluster(dsn, name, address, lease_seconds),
     )
-    if done.rowcount != 1:
-        return False
-    await connection.execute(
-        insert(moves).values(
-            match_id=match_id, number=version, seat=seat, move=move, client_id=client_id, at=at
-        )
-    )
-    return True
-
-
-async def take_lease(
-    connection: AsyncConnection, match_id: str, owner: str, address: str, until: float, now: float
-) -> bool:
-    """Whether ``owner`` now holds the match's lease (until ``until``): it is
-    free, expired, or ``owner``'s already. The caller commits."""
-    done = await connection.execute(
-        update(matches)
-        .where(
-            matches.c.id == match_id,
-            or_(
-                matches.c.owner.is_(None),
-                matches.c.owner == owner,
-                matches.c.lease_until.is_(None),
-                matches.c.lease_until < now,
-            ),
-        )
-        .values(owner=owner, owner_address=address, lease_until=until)
-    )
-    return done.rowcount == 1
 
 
 async def match_row(connection: AsyncConnection, match_id: str) -> Any:
