@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -243,12 +244,12 @@ def test_version_1_files_are_there() -> None:
 
 
 @pytest.mark.parametrize("path", VERSION_1, ids=lambda path: path.name)
-def test_version_1_records_load_and_replay_as_version_2(path: Path) -> None:
+def test_version_1_records_load_and_replay_as_todays_version(path: Path) -> None:
     old = json.loads(path.read_text())
     assert old["version"] == 1
     assert any(text.startswith("end discard") for text in old["moves"])
     record = GameRecord.from_json(path.read_text())
-    assert record.format_version == 2
+    assert record.format_version == 3
     assert not any(text.startswith("end discard") for text in record.moves)
     assert any(text.startswith("discard ") for text in record.moves)
     # The converted moves lead to the very position the old record reached.
@@ -256,7 +257,7 @@ def test_version_1_records_load_and_replay_as_version_2(path: Path) -> None:
     assert final == state_from_json(path.with_suffix(".final-state.json").read_text())
     again = GameRecord.from_json(record.to_json())
     assert again == record
-    assert json.loads(record.to_json())["version"] == 2
+    assert json.loads(record.to_json())["version"] == 3
 
 
 def test_version_1_states_still_load() -> None:
@@ -275,9 +276,61 @@ def test_a_version_1_record_with_a_wrong_discard_names_the_move() -> None:
         GameRecord.from_json(json.dumps(data))
 
 
-@pytest.mark.parametrize("version", [0, 3, 99, "2", None])
+@pytest.mark.parametrize("version", [0, 4, 99, "2", None])
 def test_an_unknown_record_version_is_named(version: object) -> None:
     data = json.loads(VERSION_1[0].read_text())
     data["version"] = version
-    with pytest.raises(FormatError, match=r"record: version: unknown format version .*1 to 2"):
+    with pytest.raises(FormatError, match=r"record: version: unknown format version .*1 to 3"):
         GameRecord.from_json(json.dumps(data))
+
+
+def test_a_record_says_which_seat_made_each_move() -> None:
+    first, moves, _ = _finished_game(4, seed=31)
+    record = GameRecord.of_game(first, moves)
+    states = replay(record)
+    assert record.movers == tuple(state.current_player for state in states[:-1])
+    assert len(set(record.movers or ())) == 4
+    written = json.loads(record.to_json())
+    assert written["movers"] == list(record.movers or ())
+    # Every way the bots, the server and the simulations build a record says it too.
+    played = play_game([GreedyBot(), RandomBot()], seed=5, max_rounds=200)
+    assert played.record.movers == GameRecord.from_json(played.record.to_json()).movers
+
+
+def test_a_record_of_an_earlier_version_gets_its_movers_from_the_replay() -> None:
+    path = sorted((Path(__file__).parent / "data" / "v2").glob("*-greedy-random.json"))[0]
+    data = json.loads(path.read_text())
+    assert data["version"] == 2 and "movers" not in data
+    record = GameRecord.from_json(path.read_text())
+    states = replay(record)
+    assert record.movers == tuple(state.current_player for state in states[:-1])
+    assert json.loads(record.to_json())["version"] == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda movers: movers[:-1], r"movers: expected one seat per move"),
+        (
+            lambda movers: [*movers[:2], (movers[2] + 1) % 4, *movers[3:]],
+            r"movers\[2\]: the replay",
+        ),
+        (lambda movers: [True, *movers[1:]], r"movers\[0\]: the replay"),
+        (lambda movers: "0123", r"movers: expected an array"),
+    ],
+)
+def test_movers_that_the_replay_does_not_give_are_refused(change: Any, path: str) -> None:
+    first, moves, _ = _finished_game(4, seed=32)
+    data = json.loads(GameRecord.of_game(first, moves).to_json())
+    data["movers"] = change(data["movers"])
+    with pytest.raises(FormatError, match=rf"record: {path}"):
+        GameRecord.from_json(json.dumps(data))
+
+
+def test_movers_built_by_hand_are_checked_for_their_form() -> None:
+    first, moves, _ = _finished_game(2, seed=33)
+    record = GameRecord.of_game(first, moves)
+    with pytest.raises(ConfigurationError, match="movers: expected a seat 0 to 1"):
+        attrs.evolve(record, movers=record.movers[:-1] if record.movers else ())
+    with pytest.raises(ConfigurationError, match="movers: expected a seat 0 to 1"):
+        attrs.evolve(record, movers=[2] * len(record.moves))

@@ -102,6 +102,7 @@ def play_game(
     rngs = [bot_rng(seed, seat) for seat in range(len(bots))]
     state = first
     moves: list[Move] = []
+    movers: list[int] = []
     failure: BotFailure | None = None
 
     try:
@@ -126,6 +127,7 @@ def play_game(
                     break
                 move = answer
             moves.append(move)
+            movers.append(seat)
             state = apply_move(state, move)
             if on_move is not None:
                 on_move(move, state)
@@ -144,5 +146,6 @@ def play_game(
         seats=tuple(f"{name} {seat}" for seat, name in enumerate(names)),
         moves=tuple(str(move) for move in moves),
         result=outcome(state) if state.is_over else None,
+        movers=tuple(movers),
     )
     return PlayedGame(record, state, state.is_over, failure)

@@ -1,7 +1,8 @@
 """Game records: everything needed to replay a game exactly, as JSON.
 
 A record holds the rules, the fingerprint of the board and cards, the seed,
-the starting dealer, the seats' names, every move in notation and the result.
+the starting dealer, the seats' names, every move in notation with the seat
+that made it, and the result.
 Replaying it from the seed reproduces every state. A record read from text is
 checked completely, replay included: a move that is illegal where it stands,
 or a stored result that the replay does not give, is a :class:`FormatError`
@@ -63,7 +64,7 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "troedler-record"
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 
 
 MAX_RESULT_NUMBER = 10_000
@@ -78,6 +79,10 @@ def _as_tuple(value: Iterable[Any], what: str) -> tuple[Any, ...]:
 
 def _texts(value: Iterable[str]) -> tuple[str, ...]:
     return _as_tuple(value, "texts")
+
+
+def _seats_or_none(value: Iterable[int] | None) -> tuple[int, ...] | None:
+    return None if value is None else _as_tuple(value, "seats")
 
 
 # repr=False: the generated repr lists every move.
@@ -106,6 +111,10 @@ class GameRecord:
     result: Outcome | None
     """The scoring of the finished game (:func:`troedler.outcome` of its last
     state); None while the game is not over."""
+    movers: tuple[int, ...] | None = attrs.field(default=None, converter=_seats_or_none)
+    """The seat that made each move, one per move; None when the record was
+    built without them. :meth:`of_game` and :meth:`from_json` always fill them
+    in from the replay."""
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
@@ -128,6 +137,12 @@ class GameRecord:
                 raise ConfigurationError(
                     f"moves[{i}]: expected a move in notation, not {quote(move)}"
                 )
+        movers = self.movers
+        if movers is not None and (
+            len(movers) != len(self.moves)
+            or any(type(seat) is not int or not 0 <= seat < n for seat in movers)
+        ):
+            raise ConfigurationError(f"movers: expected a seat 0 to {n - 1} for each move")
         result = self.result
         if result is not None and (
             not isinstance(result, Outcome) or len(result.damage) != n or len(result.points) != n
@@ -195,9 +210,10 @@ class GameRecord:
         moves = tuple(moves)
         if len(moves) > MAX_MOVES:
             raise ConfigurationError(f"a record holds at most {MAX_MOVES} moves, not {len(moves)}")
-        state = first
+        states = [first]
         for move in moves:
-            state = apply_move(state, move)
+            states.append(apply_move(states[-1], move))
+        state = states[-1]
         return cls(
             rules=first.rules,
             fingerprint=fingerprint(first.board, first.cards),
@@ -206,25 +222,26 @@ class GameRecord:
             seats=names,
             moves=tuple(str(move) for move in moves),
             result=outcome(state) if state.is_over else None,
+            movers=_movers(states),
         )
 
     def to_json(self) -> str:
-        """The record as JSON text (see ``docs/format.md``)."""
-        result = None if self.result is None else result_to_data(self.result)
-        return json.dumps(
-            {
-                "format": RECORD_FORMAT,
-                "version": RECORD_VERSION,
-                "rules": rules_to_data(self.rules),
-                "fingerprint": self.fingerprint,
-                "seed": self.seed,
-                "starting_dealer": self.starting_dealer,
-                "seats": list(self.seats),
-                "moves": list(self.moves),
-                "result": result,
-            },
-            indent=1,
-        )
+        """The record as JSON text (see ``docs/format.md``); ``movers`` is
+        written when the record holds them."""
+        data: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": rules_to_data(self.rules),
+            "fingerprint": self.fingerprint,
+            "seed": self.seed,
+            "starting_dealer": self.starting_dealer,
+            "seats": list(self.seats),
+            "moves": list(self.moves),
+        }
+        if self.movers is not None:
+            data["movers"] = list(self.movers)
+        data["result"] = None if self.result is None else result_to_data(self.result)
+        return json.dumps(data, indent=1)
 
     @classmethod
     def from_json(
@@ -238,7 +255,7 @@ class GameRecord:
         top = Fields("record", "", load_json(text, "record"))
         top.only(
             "format", "version", "rules", "fingerprint", "seed", "starting_dealer",
-            "seats", "moves", "result",
+            "seats", "moves", "movers", "result",
         )  # fmt: skip
         version = check_version(top, RECORD_FORMAT, RECORD_VERSION)
         rules = rules_from_data(top.table_at("rules"))
@@ -271,7 +288,12 @@ class GameRecord:
             result=None,
         )
         stored = _result_from(top, n)
-        final = _replay(record, board, cards)[-1]
+        states = _replay(record, board, cards)
+        movers = _movers(states)
+        if "movers" in top.table:
+            _check_movers(top, movers)
+        record = attrs.evolve(record, movers=movers)
+        final = states[-1]
         if not final.is_over:
             if stored is not None:
                 raise top.error("result", "the moves do not finish the game, so it has no result")
@@ -296,6 +318,29 @@ def result_to_data(result: Outcome) -> dict[str, list[int]]:
         "totally_damaged": sorted(result.totally_damaged),
         "winners": sorted(result.winners),
     }
+
+
+def _movers(states: Sequence[GameState]) -> tuple[int, ...]:
+    """The seat to move before each move: every state but the last."""
+    seats = []
+    for state in states[:-1]:
+        if state.current_player is None:
+            # A record's moves are the players'; the seed answers every chance node.
+            raise ConfigurationError("a record holds the moves of a game whose seed deals")
+        seats.append(state.current_player)
+    return tuple(seats)
+
+
+def _check_movers(top: Fields, replayed: tuple[int, ...]) -> None:
+    """The stored ``movers`` must be the seat to move before each move of the replay."""
+    items = top.items("movers", MAX_MOVES)
+    if len(items) != len(replayed):
+        raise top.error("movers", f"expected one seat per move, {len(replayed)} in all")
+    for (path, value), seat in zip(items, replayed, strict=True):
+        if type(value) is not int or value != seat:
+            raise FormatError(
+                "record", path, f"the replay gives seat {seat} to move, not {describe(value)}"
+            )
 
 
 def _result_from(top: Fields, n: int) -> dict[str, list[int]] | None:

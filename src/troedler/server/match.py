@@ -240,4 +240,5 @@ class Live:
             seats=tuple(name[:64] for name in names),
             moves=tuple(text for _, text in self.history),
             result=outcome(self.state) if self.state.is_over else None,
+            movers=tuple(seat for seat, _ in self.history),
         )

@@ -17,11 +17,12 @@ import attrs
 
 from troedler.bots.base import Bot, BotFailure, check_bot
 from troedler.bots.playing import PlayedGame, play_game
-from troedler.core.cards import fingerprint
 from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError
+from troedler.core.legal import apply_move
 from troedler.core.moves import Move
 from troedler.core.state import GameState
+from troedler.io.notation import parse_move
 from troedler.io.records import GameRecord
 
 __all__ = [
@@ -182,18 +183,15 @@ def stopped_report(
     after ``moves`` and ``rounds`` rounds; ``names`` are the bots' names by seat."""
     record = None
     if spec.keep_record:
-        first = new_game(len(spec.seats), seed=spec.seed)
-        record = _one_line(
-            GameRecord(
-                rules=first.rules,
-                fingerprint=fingerprint(first.board, first.cards),
-                seed=spec.seed,
-                starting_dealer=0,
-                seats=tuple(f"{name} {seat}" for seat, name in enumerate(names)),
-                moves=tuple(moves),
-                result=None,
-            )
-        )
+        # The moves came from this engine's own notation: replaying them here
+        # (a rare path) gives the record the seat that made each.
+        state = new_game(len(spec.seats), seed=spec.seed)
+        first, made = state, []
+        for text in moves:
+            made.append(parse_move(text, state))
+            state = apply_move(state, made[-1])
+        seats = tuple(f"{name} {seat}" for seat, name in enumerate(names))
+        record = _one_line(GameRecord.of_game(first, made, seats=seats))
     return GameReport(
         index=spec.index,
         seed=spec.seed,
