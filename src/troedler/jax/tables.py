@@ -29,7 +29,7 @@ from troedler.core.cards import (
     RequestCard,
 )
 from troedler.core.chance import seed_answers
-from troedler.core.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Good
 from troedler.core.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
 from troedler.core.rulebook import (
@@ -47,6 +47,7 @@ from troedler.core.rulebook import (
 )
 from troedler.encoding.action_ids import action_layout, card_types
 from troedler.encoding.tensors import tensor_layout
+from troedler.seat.observation import check_recall
 
 __all__ = ["GOODS", "Game", "Tables", "tables"]
 
@@ -57,6 +58,17 @@ Int = npt.NDArray[np.int32]
 Bool = npt.NDArray[np.bool_]
 
 
+def _check_recall(instance: object, attribute: object, recall: str) -> None:
+    check_recall(recall)
+
+
+def _check_max_rounds(instance: object, attribute: object, max_rounds: int | None) -> None:
+    if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
+        raise ConfigurationError(
+            f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}"
+        )
+
+
 @attrs.frozen
 class Game:
     """What fixes the shapes and the rules of a JAX game: hashable, so that
@@ -65,9 +77,9 @@ class Game:
     rules: Rules
     board: Board
     cards: CardCatalogue
-    recall: str
+    recall: str = attrs.field(validator=_check_recall)
     """What observations remember: ``"table"`` or ``"perfect"`` (I3)."""
-    max_rounds: int | None
+    max_rounds: int | None = attrs.field(validator=_check_max_rounds)
     """Round after which a game still running is truncated; None: never."""
 
 
