@@ -38,16 +38,22 @@ from troedler.core.rulebook import (  # noqa: E402
     PILE_SIZE,
     PLAYER_COUNTS,
     VALUE_PILE_TYPES,
+    damage,
     dealer_discards_first,
     discard_candidates,
+    discards_owed,
+    ends_game,
     goes_to_value_pile,
     most_carried,
     next_to_take,
     pile_count,
     pile_takes,
+    reshuffle_due,
     round_cards,
+    setup_pile_hidden,
     setup_portion,
     taker,
+    totally_damaged,
 )
 from troedler.encoding.action_ids import action_layout  # noqa: E402
 from troedler.encoding.tensors import state_tensor  # noqa: E402
@@ -434,3 +440,39 @@ def test_an_illegal_action_ends_the_game_as_pgx_does(one_game: tuple) -> None:
     assert bool(after.terminated)
     assert float(after.rewards[int(state.current_player)]) == -1.0
     assert isinstance(env, TroedlerEnv)
+
+
+def test_E1_E2_E3_E4_I2_R3_T7_the_rulebooks_formulas_hold_for_arrays_as_for_integers() -> None:
+    # The JAX engine calls the rulebook's own formulas on arrays: each gives,
+    # element by element, what it gives the core for each integer.
+    grid = np.array(np.meshgrid(*[np.arange(8)] * 3, indexing="ij")).reshape(3, -1)
+    a, b, c = (jnp.asarray(row, jnp.int32) for row in grid)
+    x, y, z = (row.tolist() for row in grid)
+    other = y[::-1]
+
+    def same(array: object, expected: list[object]) -> None:
+        assert np.asarray(array).tolist() == expected
+
+    same(damage(a, b), [damage(*v) for v in zip(x, y, strict=True)])
+    for limit in (0, 3):
+        owed, feed = discards_owed(a, b, limit)
+        expected = [discards_owed(*v, limit) for v in zip(x, y, strict=True)]
+        same(owed, [e[0] for e in expected])
+        same(feed, [e[1] for e in expected])
+    for two in (False, True):
+        same(
+            totally_damaged(a, b, c, b[::-1], two),
+            [totally_damaged(*v, two) for v in zip(x, y, z, other, strict=True)],
+        )
+    for mid in (False, True):
+        same(
+            reshuffle_due(a, b, c, 4, mid),
+            [reshuffle_due(*v, 4, mid) for v in zip(x, y, z, strict=True)],
+        )
+    for players in PLAYER_COUNTS:
+        rules = Rules.for_players(players)
+        same(ends_game(rules, a), [ends_game(rules, v) for v in x])
+        same(
+            setup_pile_hidden(rules, a, b),
+            [setup_pile_hidden(rules, *v) for v in zip(x, y, strict=True)],
+        )

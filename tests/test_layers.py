@@ -184,3 +184,112 @@ def test_every_module_cache_is_bounded_and_named_in_one_place() -> None:
         else:  # functools.cache: only of a function without arguments, one entry
             assert not node.args.args, name
     assert "`troedler.core.goods._INTERNED`" in page
+
+
+def runtime_imports(path: Path) -> list[tuple[str, bool]]:
+    """The modules of the package that ``path`` imports when it runs: each
+    ``from X import Y`` read as module ``X.Y`` where that is a module, and
+    imports under ``if TYPE_CHECKING:`` left out (they never run)."""
+    tree = ast.parse(path.read_text(), str(path))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [
+                f"{node.module}.{alias.name}"
+                if module_path(f"{node.module}.{alias.name}")
+                else node.module
+                for alias in node.names
+            ]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [(name, id(node) in top) for name in names if name.split(".")[0] == "troedler"]
+    return found
+
+
+def module_path(name: str) -> Path | None:
+    """The file of module ``troedler....``, or None if it names no module."""
+    base = PACKAGE.parent.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def import_cycles(*, lazy: bool, hooks: frozenset[str] = frozenset()) -> list[list[str]]:
+    """The strongly connected groups of modules, two or more, that import
+    each other when they run; ``lazy`` counts imports inside functions too,
+    except those of the modules in ``hooks``."""
+    graph = {
+        module_name(path): {
+            name
+            for name, top_level in runtime_imports(path)
+            if (top_level or (lazy and module_name(path) not in hooks))
+            and module_path(name)
+            and name != module_name(path)
+        }
+        for path in PACKAGE.rglob("*.py")
+    }
+    # Tarjan's algorithm, iterative so that no recursion limit is met.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    groups.append(sorted(group))
+    return groups
+
+
+def test_no_modules_import_each_other_at_load_time() -> None:
+    assert import_cycles(lazy=False) == []
+
+
+def test_the_only_import_cycles_are_the_lazy_picture_hooks() -> None:
+    # A picture of a state drawn on demand imports the pictures, which read
+    # the state: that is a cycle, counting imports inside functions, and
+    # the hooks are the only ones.
+    hooks = LAZY_PICTURES | {"troedler.jax.engine"}
+    assert import_cycles(lazy=True) != []
+    assert import_cycles(lazy=True, hooks=frozenset(hooks)) == []

@@ -181,12 +181,6 @@ def from_state(state: GameState, *, recall: str = "table", max_rounds: int | Non
             f"the JAX engine draws chance inside its step; a state in the "
             f"{state.phase.value} phase has no JAX twin"
         )
-    if recall not in ("table", "perfect"):
-        raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
-    if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
-        raise ConfigurationError(
-            f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}"
-        )
     rules = attrs.evolve(state.rules, explicit_chance=False)
     t = tables(Game(rules, state.board, state.cards, recall, max_rounds))
     kind = {card.sort_key: i for i, card in enumerate(t.card_list)}

@@ -15,7 +15,7 @@ the size are kept at 0, so that two equal games are equal arrays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -24,10 +24,11 @@ import pgx
 from jax.custom_batching import custom_vmap
 from pgx._src.struct import dataclass, field
 
+from troedler.core import rulebook
 from troedler.core.goods import GOODS_PER_KIND
-from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, TWO_PLAYER_DAMAGE_MARGIN
+from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, Rules
 from troedler.core.state import Phase
-from troedler.jax.tables import EXTRA, FEED, GOODS, Game, Tables
+from troedler.jax.tables import GOODS, Game, Tables
 
 __all__ = [
     "GAME_OVER",
@@ -49,6 +50,18 @@ GAME_OVER = tuple(Phase).index(Phase.GAME_OVER)
 _PHASES = len(Phase)
 _NO_CARD = -1
 _I32 = jnp.int32
+
+# The rulebook's formulas, the very functions the core calls: plain
+# arithmetic that works element by element on arrays as on the integers
+# they are typed for there (see troedler.core.rulebook).
+_damage = cast("Callable[[Array, Array], Array]", rulebook.damage)
+_discards_owed = cast("Callable[[Array, Array, int], tuple[Array, Array]]", rulebook.discards_owed)
+_ends_game = cast("Callable[[Rules, Array], Array]", rulebook.ends_game)
+_reshuffle_due = cast("Callable[[Array, int, Array, int, bool], Array]", rulebook.reshuffle_due)
+_setup_pile_hidden = cast("Callable[[Rules, Array, Array], Array]", rulebook.setup_pile_hidden)
+_totally_damaged = cast(
+    "Callable[[Array, Array, Array, Array, bool], Array]", rulebook.totally_damaged
+)
 
 
 @dataclass
@@ -267,7 +280,8 @@ def _form_piles(t: Tables, x: GameArrays, key: Array, *, reshuffles: bool = True
     rules = t.game.rules
     d, m = x.deck_size, x.discard_size
     if reshuffles:
-        reshuffle = (m > 0) & ((d == 0) | ((d < need) & rules.reshuffle_mid_forming))
+        # The game-round pile runs out once its d cards are laid, with none left.
+        reshuffle = _reshuffle_due(d, 0, m, need, rules.reshuffle_mid_forming)
         # A uniform shuffle of the discard pile, made only where R3 asks for it.
         shuffled = _only_where(reshuffle, _fisher_yates, x.discard, x.discard, m, key)
     else:
@@ -337,13 +351,13 @@ def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
     chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
     setup_pile, deck_cards = shuffled_together(
         k_piles,
-        jnp.concatenate([chosen, jnp.full(rules.setup_feed, FEED, _I32)]),
+        jnp.concatenate([chosen, jnp.full(rules.setup_feed, t.feed, _I32)]),
         jnp.concatenate(
             [
                 jnp.asarray(t.route_cards),
                 rest,
-                jnp.full(cards.special_feed - rules.setup_feed, FEED, _I32),
-                jnp.full(cards.extra_goods, EXTRA, _I32),
+                jnp.full(cards.special_feed - rules.setup_feed, t.feed, _I32),
+                jnp.full(cards.extra_goods, t.extra, _I32),
             ]
         ),
     )
@@ -419,11 +433,12 @@ def legal_mask(t: Tables, s: State) -> Array:
 
     kind, to = jnp.asarray(t.route_kind), jnp.asarray(t.route_to)
     adjacent = jnp.asarray(t.adjacent)
+    card = jnp.asarray(t.route_card)
     route = (
-        turn & (hand[kind] > 0) & adjacent[kind, cart, to] & arrival(to, jnp.asarray(t.route_take))
+        turn & (hand[card] > 0) & adjacent[kind, cart, to] & arrival(to, jnp.asarray(t.route_take))
     )
-    extra = turn & (hand[EXTRA] > 0) & (here > 0)
-    feed = hand[FEED]
+    extra = turn & (hand[t.extra] > 0) & (here > 0)
+    feed = hand[t.feed]
     feed_to = jnp.asarray(t.feed_to)
     feed_move = (
         turn & (feed > 0) & adjacent[4, cart, feed_to] & arrival(feed_to, jnp.asarray(t.feed_take))
@@ -451,14 +466,17 @@ def legal_mask(t: Tables, s: State) -> Array:
 def _rewards(t: Tables, value_pile: Array, goods: Array) -> Array:
     """Each seat's reward for a finished game: the winners share 1 (E2-E6)."""
     held = goods.sum(axis=1)
-    damage = value_pile[:, FEED] + (held + 1) // 2
+    suffered = _damage(value_pile[:, t.feed], held)
     points = value_pile @ jnp.asarray(t.request_points) + held
-    if t.game.rules.two_player_rules:
-        margin = TWO_PLAYER_DAMAGE_MARGIN
-        lost = jnp.stack([damage[0] - damage[1] >= margin, damage[1] - damage[0] >= margin])
-    else:
-        worst = damage == damage.max()
-        lost = worst & (worst.sum() == 1)
+    highest = suffered.max()
+    # The other's damage matters only with two players: seat 1 - seat.
+    lost = _totally_damaged(
+        suffered,
+        highest,
+        (suffered == highest).sum(),
+        suffered[::-1],
+        t.game.rules.two_player_rules,
+    )
     # Most points, then fewest goods held: no one holds more than every good.
     rank = jnp.where(lost, -(1 << 30), points * (TOTAL_GOODS + 1) - held)
     winners = (rank == rank.max()) & ~lost
@@ -515,11 +533,11 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     card = jnp.select(
         [is_route, is_extra, is_deliver],
         [
-            jnp.asarray(t.route_kind)[route_i],
-            jnp.int32(EXTRA),
+            jnp.asarray(t.route_card)[route_i],
+            jnp.int32(t.extra),
             jnp.asarray(t.deliver_type)[deliver_i],
         ],
-        jnp.int32(FEED),
+        jnp.int32(t.feed),
     )
     cart = s._x.cart[seat]
     move_to = jnp.select(
@@ -536,8 +554,8 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     delivered_goods = jnp.where(is_deliver, jnp.asarray(t.deliver_goods)[deliver_i], 0)
     taking_good = playing & (take_good >= 0)
     take_row = _one_hot(take_good, GOODS) * taking_good
-    spent = (_one_hot(card, types) + _one_hot(FEED, types) * replaced) * playing
-    played_items = jnp.concatenate([card[None], jnp.full(t.max_request, FEED, _I32)])
+    spent = (_one_hot(card, types) + _one_hot(t.feed, types) * replaced) * playing
+    played_items = jnp.concatenate([card[None], jnp.full(t.max_request, t.feed, _I32)])
     played_valid = playing & (jnp.arange(1 + t.max_request) < 1 + replaced)
 
     # --- ending the turn (T6, T7)
@@ -547,13 +565,10 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     to_value_pile = s._x.played >= t.value_pile_from
     to_discard_played = is_end & in_played & ~to_value_pile
     to_value = _counts(s._x.played, is_end & in_played & to_value_pile, types)
-    size, feed = hand_row.sum(), hand_row[FEED]
-    limit = rules.hand_limit
-    over = is_end & (size > limit)
-    required = jnp.where(over, jnp.where(feed >= limit, size - feed, size - limit), 0)
-    overflow = jnp.where(over & (feed >= limit), feed - limit, 0)
-    hand_row = hand_row - _one_hot(FEED, types) * overflow
-    value_row = s._x.value_pile[seat] + to_value + _one_hot(FEED, types) * overflow
+    owed, overflow = _discards_owed(hand_row.sum(), hand_row[t.feed], rules.hand_limit)
+    required, overflow = owed * is_end, overflow * is_end
+    hand_row = hand_row - _one_hot(t.feed, types) * overflow
+    value_row = s._x.value_pile[seat] + to_value + _one_hot(t.feed, types) * overflow
 
     # The discard pile: a dealer pile, or the routes and extra goods played.
     discard, discard_size = _append(s._x.discard, s._x.discard_size, pile_cards, pile_valid)
@@ -609,8 +624,8 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     # --- whose decision next, the end of the round and of the game (R4-R6, E1)
     following = (seat + 1) % n
     round_ends = turn_over & (following == s._x.dealer)
-    fulfilled = value_pile[:, FEED + 1 :].sum(axis=1)
-    game_over = round_ends & jnp.any(fulfilled >= rules.end_threshold)
+    fulfilled = jnp.where(jnp.asarray(t.is_request), value_pile, 0).sum(axis=1)
+    game_over = round_ends & _ends_game(rules, fulfilled.max())
     next_round = round_ends & ~game_over
     dealer = s._x.dealer
     next_dealer = (dealer + 1) % n
@@ -711,7 +726,7 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
     order = (seat + jnp.arange(n)) % n
     known = (jnp.ones(n, bool) if perfect else order == seat).astype(_I32)[:, None]
     hands, values = s._x.hand[order], s._x.value_pile[order]
-    feed_used = values[:, FEED]
+    feed_used = values[:, t.feed]
     rows = jnp.concatenate(
         [
             (jnp.arange(v)[None, :] == s._x.cart[order][:, None]).astype(_I32),
@@ -740,9 +755,7 @@ def observe(t: Tables, s: State, seat: Array) -> Array:
     size = s._x.discard_size
     j = jnp.arange(t.cards_in_play)
     if perfect:
-        # troedler.core.rulebook.setup_pile_hidden, on traced shuffles and size.
-        portion = t.setup_portion
-        hidden = jnp.where((s._x.shuffles == SETUP_SHUFFLES) & (size >= portion), portion, 0)
+        hidden = _setup_pile_hidden(t.game.rules, s._x.shuffles, size)
         unknown = jnp.maximum(hidden - 1, 0)
         discard_seen = (j >= unknown) & (j < size)
     else:

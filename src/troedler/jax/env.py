@@ -9,10 +9,11 @@ import jax
 import jax.numpy as jnp
 import pgx
 
-from troedler.core.board import Board, default_board
-from troedler.core.cards import CardCatalogue, default_cards
+from troedler.core.board import Board
+from troedler.core.cards import CardCatalogue
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.rulebook import Rules
+from troedler.core.setting_up import set_table
 from troedler.jax import engine
 from troedler.jax.engine import State
 from troedler.jax.tables import Game, Tables, tables
@@ -44,33 +45,12 @@ class TroedlerEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type hints
         starting_dealer: int | None = None,
     ) -> None:
         super().__init__()
-        rules = Rules.for_players(players) if rules is None else rules
-        if not isinstance(rules, Rules) or rules.num_players != players:
-            raise ConfigurationError(
-                f"S1: the rules must be a Rules for {quote(players)} players, got {quote(rules)}"
-            )
-        if recall not in ("perfect", "table"):
-            raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
-        if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
-            raise ConfigurationError(
-                f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}"
-            )
-        if starting_dealer is not None and (
-            type(starting_dealer) is not int or not 0 <= starting_dealer < players
-        ):
-            raise ConfigurationError(
-                f"S3: the starting dealer must be None or a seat 0 to {players - 1}, "
-                f"not {quote(starting_dealer)}"
-            )
-        board = default_board() if board is None else board
-        cards = default_cards() if cards is None else cards
-        if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
-            raise ConfigurationError("board must be a Board and cards a CardCatalogue")
-        # Checks the board against the cards (C3) and the set-up (S5) as new_game does.
-        from troedler.core.chance import new_game  # noqa: PLC0415
-
-        new_game(players, seed=0, rules=rules, board=board, cards=cards)
-        self.game = Game(rules, board, cards, recall, max_rounds)
+        # The core's table of a new game fills in and checks the rules, the
+        # board and the cards (S1-S5) and the starting dealer (S3); a dealer
+        # of None is drawn from the key, so any seat stands in for it here.
+        dealer = 0 if starting_dealer is None else starting_dealer
+        table = set_table(players, dealer, board, rules, cards, seed=0)
+        self.game = Game(table.rules, table.board, table.cards, recall, max_rounds)
         self.tables: Tables = tables(self.game)
         self.starting_dealer = starting_dealer
         """The seat of the first dealer (S3); None: drawn from the key, as the

@@ -20,9 +20,16 @@ import numpy as np
 import numpy.typing as npt
 
 from troedler.core.board import Board, RouteKind
-from troedler.core.cards import Card, CardCatalogue, RequestCard
+from troedler.core.cards import (
+    EXTRA_GOOD,
+    ROUTE_CARDS,
+    SPECIAL_FEED,
+    Card,
+    CardCatalogue,
+    RequestCard,
+)
 from troedler.core.chance import seed_answers
-from troedler.core.errors import ConfigurationError
+from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Good
 from troedler.core.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
 from troedler.core.rulebook import (
@@ -40,19 +47,26 @@ from troedler.core.rulebook import (
 )
 from troedler.encoding.action_ids import action_layout, card_types
 from troedler.encoding.tensors import tensor_layout
+from troedler.seat.observation import check_recall
 
-__all__ = ["EXTRA", "FEED", "ROUTE_KINDS", "Game", "Tables", "tables"]
+__all__ = ["GOODS", "Game", "Tables", "tables"]
 
-ROUTE_KINDS = 4
-"""Card types 0 to 3 are the route cards, in :class:`~troedler.RouteKind` order."""
-EXTRA = 4
-"""The card type of the extra good (+1)."""
-FEED = 5
-"""The card type of special feed; goods requests come after it."""
 GOODS = len(Good)
+"""Kinds of goods (C1): the width of every goods array."""
 
 Int = npt.NDArray[np.int32]
 Bool = npt.NDArray[np.bool_]
+
+
+def _check_recall(instance: object, attribute: object, recall: str) -> None:
+    check_recall(recall)
+
+
+def _check_max_rounds(instance: object, attribute: object, max_rounds: int | None) -> None:
+    if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
+        raise ConfigurationError(
+            f"max_rounds is None or a whole number from 1, not {quote(max_rounds)}"
+        )
 
 
 @attrs.frozen
@@ -63,9 +77,9 @@ class Game:
     rules: Rules
     board: Board
     cards: CardCatalogue
-    recall: str
+    recall: str = attrs.field(validator=_check_recall)
     """What observations remember: ``"table"`` or ``"perfect"`` (I3)."""
-    max_rounds: int | None
+    max_rounds: int | None = attrs.field(validator=_check_max_rounds)
     """Round after which a game still running is truncated; None: never."""
 
 
@@ -95,6 +109,12 @@ class Tables:
     types from it on do, those before it go onto the discard pile."""
     discardable: Bool
     """[types]: the card types that may be discarded down to the hand limit (T7)."""
+    extra: int
+    """The card type of the extra good (+1)."""
+    feed: int
+    """The card type of special feed."""
+    is_request: Bool
+    """[types]: the goods requests, whose number on a value pile ends the game (E1)."""
     take_actions: int
     discard_pile_actions: int
     """Action ids of the take-pile and discard-pile sections: one per dealer
@@ -128,9 +148,10 @@ class Tables:
     section_starts: Int
     """The first action id of each section of the action layout."""
     route_kind: Int
+    route_card: Int
     route_to: Int
     route_take: Int
-    """Per route action: kind, village reached, good taken (-1: none)."""
+    """Per route action: kind, the card type played, village reached, good taken (-1: none)."""
     feed_to: Int
     feed_take: Int
     """Per feed-move action: village reached, good taken (-1: none)."""
@@ -224,6 +245,9 @@ def tables(game: Game) -> Tables:
         ),
         value_pile_from=value_pile_from,
         discardable=_array([bool(discard_candidates([card], None)) for card in types], np.bool_),
+        extra=index[EXTRA_GOOD.sort_key],
+        feed=index[SPECIAL_FEED.sort_key],
+        is_request=_array([isinstance(card, RequestCard) for card in types], np.bool_),
         take_actions=len(ids("take pile")),
         discard_pile_actions=len(ids("discard pile")),
         cards_in_play=len(cards.routes)
@@ -246,6 +270,7 @@ def tables(game: Game) -> Tables:
         request_cards=_array([index[card.sort_key] for card in cards.requests]),
         section_starts=_array([section.start for section in layout.sections]),
         route_kind=_array([int(m.kind) for m in route_moves]),
+        route_card=_array([index[ROUTE_CARDS[m.kind].sort_key] for m in route_moves]),
         route_to=_array([board.index(m.to) for m in route_moves]),
         route_take=_array([take(m.take) for m in route_moves]),
         feed_to=_array([board.index(m.to) for m in feed_moves]),
