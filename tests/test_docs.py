@@ -51,3 +51,41 @@ def test_format_doc_examples_read_back() -> None:
     assert record.moves == ("discard 0", "take 1", "take 2")
     state = state_from_json(blocks[1])
     assert state.round == 1 and state.current_player == state.dealer
+
+
+def test_every_picture_and_page_a_markdown_page_links_to_is_there() -> None:
+    # The Markdown is read on its own too (in a clone, on a code host): each
+    # picture and each relative link resolves to a file beside the page.
+    pages = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
+    missing = []
+    seen = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s#]+)(?:#[^)]*)?\)", text):
+            if target.startswith(("http:", "https:", "mailto:")):
+                continue
+            if target.startswith("../replays/"):
+                continue  # a whole game's replay page, drawn only on the built site
+            seen += 1
+            if not (page.parent / target).exists():
+                missing.append(f"{page.relative_to(ROOT)}: {target}")
+    assert seen > 50
+    assert missing == []
+
+
+def test_the_docs_install_from_the_checkout() -> None:
+    # troedler is installed from its source, not from a package index, so
+    # `pip install 'troedler[extra]'` fails; `pip install -e '.[extra]'` works.
+    # The pages, the docstrings they show and the errors say the same.
+    pages = [
+        *sorted((ROOT / "docs").rglob("*.md")),
+        ROOT / "README.md",
+        *sorted((ROOT / "src").rglob("*.py")),
+    ]
+    wrong = [
+        f"{page.relative_to(ROOT)}: {line.strip()}"
+        for page in pages
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if re.search(r"pip install (-\w+ )*'?troedler\b", line)
+    ]
+    assert wrong == []

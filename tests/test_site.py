@@ -196,3 +196,20 @@ def _plots_module() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_the_pictures_kept_in_the_docs_are_those_drawn_now() -> None:
+    # The pages' pictures are kept in docs/images/ so that the Markdown shows
+    # them on its own; `python tools/site_hooks.py` writes them again.
+    spec = importlib.util.spec_from_file_location("site_hooks", ROOT / "tools" / "site_hooks.py")
+    assert spec is not None and spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    drawn = hooks.kept_pictures()
+    kept = {
+        f"images/{path.name}": path.read_text(encoding="utf-8")
+        for path in (ROOT / "docs" / "images").iterdir()
+    }
+    assert set(drawn) == set(kept)
+    stale = [path for path, svg in drawn.items() if kept[path] != svg]
+    assert stale == [], f"{stale}: run python tools/site_hooks.py"

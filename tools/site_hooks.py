@@ -1,11 +1,14 @@
-"""MkDocs hooks: the site's pictures, drawn while it is built.
+"""The site's pictures: drawn here, kept in ``docs/images/``, and checked.
 
-Nothing on the site is drawn by hand or kept as a generated file in the
-repository. The plots come from the benchmark results in
-``benchmarks/results/`` (through ``benchmarks/plots.py``), so they always
+Nothing on the site is drawn by hand. The plots come from the benchmark
+results in ``benchmarks/results/`` (through ``benchmarks/plots.py``), so they
 show the figures the pages quote; the board and the replay are drawn by
-``troedler.svg`` from games played here, so they always show the engine
-the site documents.
+``troedler.svg`` from games played here, so they show the engine the site
+documents. The pictures the pages show are kept in ``docs/images/`` so that
+the Markdown reads with its pictures on its own too; a test checks that
+they are what this module draws now. Run ``python tools/site_hooks.py``
+to write them again after a change. The replay page is only on the built
+site (an MkDocs hook adds it).
 """
 
 from __future__ import annotations
@@ -61,7 +64,29 @@ def game_pictures() -> dict[str, str]:
     }
 
 
+DOCS = ROOT / "docs"
+
+
+def kept_pictures() -> dict[str, str]:
+    """The pictures kept in ``docs/``, by their path there: the pages' images."""
+    return {path: svg for path, svg in pictures().items() if path.startswith("images/")}
+
+
 def on_files(files: Files, config: Any) -> Files:
     for path, content in pictures().items():
-        files.append(File.generated(config, path, content=content))
+        if not path.startswith("images/"):  # those are kept in docs/
+            files.append(File.generated(config, path, content=content))
     return files
+
+
+def main() -> None:
+    """Write the pictures the pages show into ``docs/images/``."""
+    for path, svg in kept_pictures().items():
+        target = DOCS / path
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(svg, encoding="utf-8")
+        print(f"wrote {target.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,7 +7,7 @@
 - :mod:`troedler.bots.neural`: a bot that plays a trained policy
   network from a weight file (needs numpy).
 - :mod:`troedler.adapters.pettingzoo`: a PettingZoo AEC environment (needs
-  numpy, gymnasium and pettingzoo: ``pip install 'troedler[rl]'``).
+  numpy, gymnasium and pettingzoo: ``pip install -e '.[rl]'``).
 - :mod:`troedler.adapters.gymnasium`: one seat of it as a single-agent
   Gymnasium environment against bots (the same extra).
 

@@ -27,7 +27,7 @@ pieces:
   seat when ``seat`` is None, and each opponent's random generator, so a
   seed replays an episode exactly (given a learner that does).
 
-Needs numpy and gymnasium (``pip install 'troedler[rl]'``).
+Needs numpy and gymnasium (``pip install -e '.[rl]'``).
 """
 
 from __future__ import annotations

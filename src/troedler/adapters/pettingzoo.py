@@ -23,7 +23,7 @@
 - With ``max_rounds``, an episode still running after that many rounds is
   truncated: every agent gets ``truncations[agent] = True`` and no reward.
 
-Needs numpy, gymnasium and pettingzoo (``pip install 'troedler[rl]'``).
+Needs numpy, gymnasium and pettingzoo (``pip install -e '.[rl]'``).
 """
 
 from __future__ import annotations

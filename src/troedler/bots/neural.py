@@ -14,7 +14,7 @@ layouts, the fingerprint of board and cards, the player count) and how the
 layers are built. A file made for other layouts is refused with a
 :class:`WeightsError` rather than run on shifted inputs.
 
-Needs numpy (``pip install 'troedler[rl]'``).
+Needs numpy (``pip install -e '.[rl]'``).
 """
 
 from __future__ import annotations

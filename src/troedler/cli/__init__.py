@@ -314,7 +314,7 @@ def _play_in_browser(args: argparse.Namespace) -> int:
     try:
         from troedler.web import play_in_browser  # noqa: PLC0415 - an optional extra
     except ImportError:
-        print("troedler: play --browser needs the web extra: pip install 'troedler[web]'",
+        print("troedler: play --browser needs the web extra: pip install -e '.[web]'",
               file=sys.stderr)  # fmt: skip
         return 2
     return play_in_browser(

@@ -95,7 +95,7 @@ def serve_command(args: argparse.Namespace) -> int:
         from troedler.server.store import DEFAULT_DATABASE, open_database  # noqa: PLC0415
     except ImportError:
         print(
-            "troedler: serve needs the server extra: pip install 'troedler[server]'",
+            "troedler: serve needs the server extra: pip install -e '.[server]'",
             file=sys.stderr,
         )
         return 2

@@ -17,7 +17,7 @@ the order of :func:`troedler.encoding.action_ids.card_types`; goods in
 :func:`state_tensor` gives the same array from a game state and a seat: it
 observes the state and encodes what the seat knows, by the same path.
 
-Needs numpy (``pip install 'troedler[rl]'``).
+Needs numpy (``pip install -e '.[rl]'``).
 
 >>> from troedler import new_game, observe
 >>> tensor = observation_tensor(observe(new_game(3, seed=1), 0, recall="table"))

@@ -13,7 +13,7 @@ batches of games. Action ids, observation tensors, rewards and truncation
 are those of the Python adapters; :func:`to_state` and :func:`from_state`
 go between the JAX state and the core's :class:`~troedler.GameState`.
 
-Needs jax and pgx (``pip install 'troedler[jax]'``).
+Needs jax and pgx (``pip install -e '.[jax]'``).
 """
 
 from troedler.jax.bridge import from_state, to_state, to_states

@@ -87,7 +87,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
         from distributed import Client  # noqa: PLC0415 - optional
     except ImportError:
         raise ConfigurationError(
-            "running on a Dask scheduler needs Dask distributed: pip install 'troedler[dask]'"
+            "running on a Dask scheduler needs Dask distributed: pip install -e '.[dask]'"
         ) from None
     # The probe has its own event loop in its own thread, so that it works
     # where a loop already runs (a notebook) and stops when time is up

@@ -14,7 +14,7 @@ Importing this package registers the game with OpenSpiel:
 - :mod:`~troedler.adapters.openspiel.bots`: a resampler and OpenSpiel's Python
   ISMCTS with it, and troedler's bots playing through OpenSpiel.
 
-Needs open_spiel (``pip install 'troedler[openspiel]'``); ``docs/openspiel.md``
+Needs open_spiel (``pip install -e '.[openspiel]'``); ``docs/openspiel.md``
 tells the whole story.
 """
 
