@@ -294,6 +294,42 @@ def test_a_screen_below_80_by_24_says_it_is_too_small(tmp_path: Path) -> None:
         term.kill()
 
 
+def test_the_first_screen_shows_the_seed_and_how_to_get_help(tmp_path: Path) -> None:
+    term = Terminal(
+        "play", "--players", "2", "--seed", "4", "--save", str(tmp_path / "g.json"), cwd=tmp_path
+    )
+    try:
+        screen = " ".join(" ".join(_last_screen(term.expect("your move> "))).split())
+        assert "Game seed 4 ('--seed 4' deals this game again)." in screen
+        assert "type 'help' to learn the moves" in screen
+        term.send("help\r")
+        shown = ANSI.sub("", term.expect(r"\(Enter: back to the game\) "))
+        text = " ".join(shown.split())
+        # E2: half the goods held, rounded up; E3 and E4: who suffers total damage.
+        assert "half the goods still held, rounded up (E2)" in text
+        assert "every two goods" not in text
+        assert "with two, only a player with 3 or more damage above the other's (E4)" in text
+        term.send("\rquit\r")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+
+
+def test_a_terminal_that_reports_no_size_is_taken_as_80_by_24(tmp_path: Path) -> None:
+    term = Terminal(
+        "play", "--players", "2", "--seed", "1", "--save", str(tmp_path / "g.json"), cwd=tmp_path
+    )
+    try:
+        fcntl.ioctl(term.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
+        screen = _last_screen(term.expect("your move> "))
+        assert "too small" not in " ".join(screen)
+        assert screen[0].startswith("Round 1") and len(screen) <= 23
+        term.send("quit\r")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+
+
 def test_save_refuses_an_existing_file_and_resume_continues_the_game(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     played = play_game([GreedyBot(), RandomBot()], seed=4, max_rounds=100)
@@ -316,6 +352,10 @@ def test_save_refuses_an_existing_file_and_resume_continues_the_game(tmp_path: P
     assert record.moves == played.record.moves and record.result == played.record.result
     finished = _run(["play", "--load", str(save)], "", tmp_path)
     assert finished.returncode == 2 and "holds a finished game" in finished.stderr
+    # A finished game cannot be resumed: --save says how to watch it instead.
+    over = _run([*args, "--save", str(save)], "", tmp_path)
+    assert over.returncode == 2 and "--resume" not in over.stderr
+    assert f"holds a finished game; watch it with 'troedler replay {save}'" in over.stderr
     nowhere = _run([*args, "--save", str(tmp_path / "no" / "dir.json")], "", tmp_path)
     assert nowhere.returncode == 2 and "--save: cannot write" in nowhere.stderr
     assert "your move>" not in nowhere.stdout, "checked before the game starts"

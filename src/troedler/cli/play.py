@@ -58,11 +58,12 @@ Goods: A anvil, B bottle, C chair, U cup, P pot, V vase; +V takes a vase.
 A route card moves your cart along a route of its kind; on arrival you may
 take one good. Deliver a goods request where the village holds no goods.
 Special feed moves along any route, takes a good, or replaces one good of a
-delivery; each feed used is one damage, and so is every two goods still held.
-After your turn you keep at most four cards, discarding in hand order (T7).
-The game ends with the round in
-which someone has 5 fulfilled requests (6 with three players, 7 with two).
-Whoever alone has the most damage cannot win; the most points win.
+delivery. Damage is one per feed used, plus half the goods still held,
+rounded up (E2). After your turn you keep at most four cards, discarding in
+hand order (T7). The game ends with the round in which someone has 5
+fulfilled requests (6 with three players, 7 with two). With three or four
+players, whoever alone has the most damage cannot win (E3); with two, only a
+player with 3 or more damage above the other's (E4). The most points win.
 In the move list, 3)+A is move 3, taking an anvil, and 3)· takes nothing;
 dealer piles go by their own numbers: 1 takes pile 1.
 Commands: 'moves' lists all moves, 'history' (or 'log') the whole game so
@@ -222,10 +223,18 @@ def _play(
             bot = seated[mover]
             if bot is not None:
                 ask_bot(bot, observe(state, mover), rngs[mover], move=number)
-        write(f"Resumed the game of {resume} after {plural(len(game.moves), 'move')}.")
+        opening = [f"Resumed the game of {resume} after {plural(len(game.moves), 'move')}."]
     elif position is None:
-        write(f"Game seed {game.first.seed} ('--seed {game.first.seed}' deals this game again).")
-    write(f"You play seat {seat} as {game.names[seat]}; type 'help' to learn the moves.")
+        seed = game.first.seed
+        opening = [f"Game seed {seed} ('--seed {seed}' deals this game again)."]
+    else:
+        opening = []
+    opening.append(f"You play seat {seat} as {game.names[seat]}; type 'help' to learn the moves.")
+    # A screen is cleared for each decision: the first one says these itself.
+    first_message = " ".join(opening) if screen else ""
+    if not screen:
+        for line in opening:
+            write(line)
     status = 0
     failure: BotFailure | None = None
     try:
@@ -253,7 +262,8 @@ def _play(
             if path is not None:
                 game.save(path)
             seen = observe(state, mover, recall=recall)
-            chosen = _ask(game, seen, read, write, screen, colour)
+            chosen = _ask(game, seen, read, write, screen, colour, first_message)
+            first_message = ""
             if chosen is None:
                 write("You left the game.")
                 break
@@ -286,11 +296,27 @@ def _play(
 
 
 def _refuse_existing(path: Path) -> None:
-    if path.exists():
+    if not path.exists():
+        return
+    if _finished(path):
         raise ConfigurationError(
-            f"--save: {path} already exists; continue its game with "
-            f"'troedler play --resume {path}', or choose another file with --save"
+            f"--save: {path} already exists and holds a finished game; watch it with "
+            f"'troedler replay {path}', or choose another file with --save"
         )
+    raise ConfigurationError(
+        f"--save: {path} already exists; continue its game with "
+        f"'troedler play --resume {path}', or choose another file with --save"
+    )
+
+
+def _finished(path: Path) -> bool:
+    """Whether ``path`` holds the record of a finished game (which
+    ``--resume`` refuses); False for anything else it may hold."""
+    try:
+        record = GameRecord.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, TroedlerError, ValueError):
+        return False
+    return record.result is not None
 
 
 def _resumed(path: Path, name: str, seat: int) -> tuple[_Game, int, tuple[GameState, ...]]:
@@ -481,12 +507,16 @@ def too_small() -> str | None:
 
 
 def _screen_size() -> tuple[int, int]:
-    """The terminal's columns and lines now (the window may have been resized)."""
+    """The terminal's columns and lines now (the window may have been resized).
+
+    A terminal that reports no size (0 by 0, as some serial lines and
+    containers do) is taken to be 80 by 24.
+    """
     try:
         size = os.get_terminal_size(sys.stdout.fileno())
     except (OSError, ValueError):  # not a terminal: the environment's word, or 80x24
         size = shutil.get_terminal_size((WIDTH, HEIGHT + 1))
-    return size.columns, size.lines
+    return size.columns or WIDTH, size.lines or HEIGHT + 1
 
 
 def _pause(read: Callable[[str], str], prompt: str = "(Enter: back to the game) ") -> bool:
@@ -526,13 +556,14 @@ def _ask(
     write: Callable[[str], None],
     screen: bool,
     colour: bool,
+    message: str = "",
 ) -> Move | None:
-    """The person's move, asked for until one is legal; None if they leave."""
+    """The person's move, asked for until one is legal; None if they leave.
+    ``message`` is the first screen's last line."""
     moves = legal_moves(seen)
     numbered = {number: move for _, members in group_moves(moves) for number, move in members}
     state = game.state
     names = game.names
-    message = ""
     recent = "Since your last move: " + game.recent_text() if game.recent else ""
     if len(wrap(recent)) > 2:  # too many for the screen: every one of them first
         lines = ["Since your last move:", *game.recent_lines()]
