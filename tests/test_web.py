@@ -27,11 +27,19 @@ pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 import uvicorn  # noqa: E402
 
-from troedler import UNKNOWN, GameRecord, legal_moves, new_game, observe, replay  # noqa: E402
+from troedler import (  # noqa: E402
+    UNKNOWN,
+    GameRecord,
+    legal_moves,
+    new_game,
+    observe,
+    replay,
+    verify_move,
+)
 from troedler.bots.base import BotFailed  # noqa: E402
-from troedler.core.errors import ConfigurationError  # noqa: E402
+from troedler.core.errors import ConfigurationError, IllegalMoveError  # noqa: E402
 from troedler.core.invariants import cards_in_state  # noqa: E402
-from troedler.core.moves import EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
+from troedler.core.moves import DiscardCard, EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
 from troedler.core.state import Phase  # noqa: E402
 from troedler.web import BrowserGame, Refused  # noqa: E402
 from troedler.web.game import FEED_WARNING  # noqa: E402
@@ -209,11 +217,24 @@ def test_the_hand_limit_shows_which_cards_may_go(tmp_path: Path) -> None:
     assert view["discard"].startswith("Hand limit (T7): discard")
     seen = observe(game.state, 0)
     may_go = {str(m.card) for m in legal_moves(seen) if hasattr(m, "card")}
-    for card in view["hand"]:
+    hand = game.state.players[0].hand
+    reasons = [card["why"] for card in view["hand"] if card["why"]]
+    # Each card that may not go has the engine's own reason (never a
+    # "None"), and each reason shows once, not between every card it holds for.
+    refused = set()
+    for held, card in zip(hand, view["hand"], strict=True):
         assert card["mayGo"] == (card["card"] in may_go)
-        assert (card["why"] == "") == card["mayGo"]
-        if card["why"]:
-            assert card["why"].startswith("T7: ")
+        if card["mayGo"]:
+            assert card["why"] == ""
+            continue
+        with pytest.raises(IllegalMoveError) as error:
+            verify_move(game.state, DiscardCard(held))
+        assert error.value.rule == "T7"
+        refused.add(str(error.value))
+    assert refused  # this game reaches cards that may not go
+    assert sorted(reasons) == sorted(refused)
+    assert len(reasons) == len(set(reasons))
+    assert not any("None" in reason for reason in reasons)
 
 
 def test_the_python_example_of_docs_play_runs() -> None:

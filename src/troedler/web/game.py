@@ -25,7 +25,7 @@ from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, Spe
 from troedler.core.chance import new_game
 from troedler.core.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
 from troedler.core.goods import Good
-from troedler.core.legal import apply_move, legal_moves
+from troedler.core.legal import apply_move, legal_moves, verify_move
 from troedler.core.moves import (
     DiscardCard,
     DiscardPile,
@@ -90,6 +90,15 @@ class Refused(TroedlerError):
         self.status = status
         self.rule = rule
         self.failure = failure
+
+
+def _refusal(state: GameState, move: Move) -> str:
+    """Why the rules refuse ``move`` in ``state``, in the engine's own words."""
+    try:
+        verify_move(state, move)
+    except IllegalMoveError as error:
+        return str(error)
+    return ""
 
 
 def _card_of(move: Move) -> Card | None:
@@ -613,17 +622,13 @@ class BrowserGame:
         )
         usable = {str(_card_of(m)) for m in legal_moves(seen)} if yours else set()
         cards = []
+        said: set[str] = set()  # each reason once, under the first card it holds for
         for card in hand:
             name = str(card)
             why = ""
             if discarding and name not in may_go:
-                if isinstance(card, SpecialFeedCard):
-                    why = "T7: special feed is never discarded"
-                else:
-                    why = (
-                        f"T7: discards go in hand order; after {seen.turn.last_discard} only it "
-                        "and the cards after it may go"
-                    )
+                why = _refusal(self.state, DiscardCard(card))
+                why, said = ("" if why in said else why), said | {why}
             cards.append(
                 {
                     "card": name,
