@@ -72,7 +72,7 @@ from troedler.io.records import GameRecord, replay
 from troedler.io.state_json import state_from_json, state_to_json
 from troedler.seat import Observation, determinize, observe
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # The module paths of 0.2 keep working for one release, with a warning.
 _moved.install()
