@@ -6,10 +6,11 @@ import json
 
 import pytest
 
+from tests.helpers import position
 from troedler import new_game, parse_move, svg
 from troedler.bots import RandomBot, play_game
 from troedler.core.errors import ConfigurationError, NotationError, TroedlerError
-from troedler.core.scoring import Tally, score
+from troedler.core.scoring import Tally, score, tally
 from troedler.simulation import tournament
 from troedler.simulation.summary import wilson_interval
 
@@ -39,6 +40,9 @@ def test_a_delivery_of_a_request_no_card_shows_is_not_a_move() -> None:
         ({"feed_used": 1.5, "goods_held": 0}, "feed_used"),
         ({"feed_used": 0, "goods_held": 0, "request_points": [5]}, "request_points"),
         ({"feed_used": 0, "goods_held": 0, "request_points": ("x",)}, "request_points"),
+        ({"feed_used": 0, "goods_held": 0, "request_points": (5, 2.0)}, "request_points"),
+        ({"feed_used": 0, "goods_held": 0, "request_points": (True,)}, "request_points"),
+        ({"feed_used": True, "goods_held": 0}, "feed_used"),
     ],
 )
 def test_a_tally_of_negative_counts_is_refused(fields: dict[str, object], named: str) -> None:
@@ -49,6 +53,15 @@ def test_a_tally_of_negative_counts_is_refused(fields: dict[str, object], named:
 def test_a_valid_tally_still_scores() -> None:
     result = score([Tally(0, 0), Tally(4, 5, (7, 6))])
     assert result.points == (0, 18)
+    # A request worth 0 points is a request still (E5): no tally refuses it.
+    assert score([Tally(0, 0, (0,)), Tally(0, 0, (0, 3))]).points == (0, 3)
+
+
+def test_E5_the_tally_of_a_seat_past_the_table_is_refused_by_name() -> None:
+    state = position(players=2, seat=0, hand="feed", goods="", cart="Knockando")
+    for seat in (2, -1, True):
+        with pytest.raises(ConfigurationError, match="seat must be 0 to 1"):
+            tally(state, seat)  # type: ignore[arg-type]
 
 
 def test_tournament_refuses_zero_workers_as_the_command_line_does() -> None:

@@ -154,3 +154,19 @@ def test_E_outcome_of_a_finished_game_reads_the_value_piles() -> None:
     assert result.tallies[0] == Tally(feed_used=1, goods_held=1, request_points=(4,))
     assert state.players[0].value_pile == hand("AA:4 feed")
     assert result.tallies[0].goods_held == len(goods_of("A"))
+
+
+def test_E3_E4_outcome_scores_a_two_player_game_by_its_own_rules() -> None:
+    # Damage 2 against 0: the sole highest (E3), but less than the two-player
+    # margin of 3 (E4). The state's rules decide which applies.
+    state = position(players=2, seat=0, hand="feed feed", goods="", cart="Knockando")
+    players = (
+        attrs.evolve(state.players[0], hand=(), value_pile=hand("feed feed")),
+        attrs.evolve(state.players[1], hand=(), value_pile=()),
+    )
+    over = attrs.evolve(state, players=players, phase=Phase.GAME_OVER, current_player=None)
+    assert over.rules.two_player_rules
+    assert outcome(over).totally_damaged == frozenset()
+    without = attrs.evolve(over, rules=attrs.evolve(over.rules, two_player_rules=False))
+    assert outcome(without).damage == (2, 0)
+    assert outcome(without).totally_damaged == frozenset({0})
