@@ -179,7 +179,7 @@ def _tap_move(driver: Any, game: BrowserGame, move: Move, *, listed: bool = Fals
             lambda d: d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{text}"]')
         )
         # The choices are in view where the tap was made, the page not scrolled.
-        _decision_in_view(driver, PHONE[0], scroll=False)
+        _decision_in_view(driver, PHONE[0], scroll=False, parts="#choices > *")
         choice.click()
         kind += " then a choice"
     return kind
@@ -189,14 +189,13 @@ def _texts(option: dict[str, Any]) -> list[str]:
     return [c["text"] for c in option["choices"]]
 
 
-def _decision_in_view(driver: Any, width: int, *, scroll: bool = True) -> int:
-    """Every element of the decision lies inside the window, the page scrolled to
-    its top unless not ``scroll``; how many there are."""
-    parts = "#hand > *, #discard-note, #moves > *, #choices > *"
+def _decision_in_view(driver: Any, width: int, *, scroll: bool = True, parts: str = "") -> int:
+    """Every element of the decision (``parts``: the hand, the moves and the
+    choices) lies inside the window, the page first scrolled to its top if
+    ``scroll``, else as the page itself left it; how many there are."""
+    parts = parts or "#hand > *, #discard-note, #moves > *, #choices > *"
     if scroll:
         driver.execute_script("window.scrollTo(0, 0)")
-    else:
-        parts = "#choices > *"
     wide, high = driver.execute_script("return [innerWidth, innerHeight]")
     assert wide == width
     boxes = driver.execute_script(DECISION, parts)
@@ -242,14 +241,17 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
         rng = random.Random(3)
         pages = [(driver.page_source, game.state, ())]
         tapped: Counter[str] = Counter()
-        wide_checks = panned = 0
+        wide_checks = panned = decisions = 0
         most = 0
         while not game.state.is_over:
             seen = observe(game.state, 0)
             assert seen.current_player == 0
             # The final scoring never shows before the end.
             assert not driver.find_element(By.ID, "result").is_displayed()
-            most = max(most, _decision_in_view(driver, PHONE[0]))
+            # As the page stands when the decision comes, after the taps far down
+            # the page that made the last one: in view without scrolling.
+            most = max(most, _decision_in_view(driver, PHONE[0], scroll=False))
+            decisions += 1
             if not game.log or game.log[-1][1] != 0:
                 # The turn has come back: the board was panned to the person's cart.
                 assert driver.execute_script(CART_IN_BOARD), game.sequence
@@ -276,6 +278,8 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
                 pages.append((driver.page_source, game.state, tuple(map(str, game.moves))))
         pages.append((driver.page_source, game.state, tuple(map(str, game.moves))))
         assert wide_checks == 3 and most >= 8 and panned > 10
+        # Every decision of the person's was measured, each in view (above).
+        assert decisions == sum(1 for entry in game.log if entry[1] == 0) > 60
         # Villages, cards, dealer piles and the list were all tapped.
         assert {k.split()[0] for k in tapped} == {"village", "card", "pile", "list"}, tapped
         assert tapped["village then a choice"] and tapped["list then a choice"], tapped

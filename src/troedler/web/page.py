@@ -389,6 +389,14 @@ function centreOnCart() {{
   box.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 3);
 }}
 
+// A tap far down the page (a village on the board, a dealer pile) must not
+// leave the next decision out of sight: when it is not all in the window,
+// bring it to the top. Only the page moves, never the board's own panning.
+function decisionIntoView() {{
+  const box = el("you").getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) el("you").scrollIntoView({{block: "start"}});
+}}
+
 // The status line and the opponents' box: who is to move, or that the game stopped.
 function showWaiting() {{
   el("status").textContent = view.over ? "The game is over." :
@@ -420,6 +428,7 @@ function show(data) {{
   if (data.yours) {{
     seen = data.log.length;
     if (!wasYours) centreOnCart();
+    decisionIntoView();
   }}
   el("status").dataset.seq = String(data.seq);
   showWaiting();
