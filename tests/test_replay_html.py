@@ -317,6 +317,17 @@ for (const e of document.querySelectorAll(arguments[0] + ' *')) {
 }
 return least;
 """
+# The smallest village name or other text of the board, in CSS pixels on screen.
+BOARD_FONT = """
+const svg = document.querySelector('#board svg');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+let least = Infinity;
+for (const t of svg.querySelectorAll('text')) {
+  if (!t.getClientRects().length || !t.textContent.trim()) continue;
+  least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * scale);
+}
+return least;
+"""
 CLIPPED = """
 const e = document.getElementById(arguments[0]);
 return e.scrollWidth - e.clientWidth;
@@ -383,6 +394,18 @@ def test_the_replay_reads_at_every_width(browser: object, tmp_path: Path) -> Non
         wide = driver.execute_script("return document.documentElement.scrollWidth")  # type: ignore[attr-defined]
         assert wide <= width
         driver.save_screenshot(str(tmp_path / f"replay-{width}.png"))  # type: ignore[attr-defined]
+        if width < 600:
+            # A phone: the village names read, the board pans, and a tap
+            # shows the whole of it at once.
+            assert driver.execute_script(BOARD_FONT) >= 9  # type: ignore[attr-defined]
+            assert driver.execute_script(CLIPPED, "board") > 0  # type: ignore[attr-defined]
+            zoom = driver.find_element(By.ID, "zoom")  # type: ignore[attr-defined]
+            zoom.click()
+            assert driver.execute_script(CLIPPED, "board") <= 0  # type: ignore[attr-defined]
+            assert driver.execute_script(BOARD_FONT) < 9  # type: ignore[attr-defined]
+            zoom.click()
+        else:
+            assert not driver.find_element(By.ID, "zoom").is_displayed()  # type: ignore[attr-defined]
         # End steps to the end without scrolling the page, and shows the
         # scoring beside or below the move list, never under it.
         driver.execute_script("window.scrollTo(0, 40)")  # type: ignore[attr-defined]

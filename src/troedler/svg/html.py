@@ -184,6 +184,7 @@ button {{ font: inherit; font-size: 15px; padding: 4px 10px; border-radius: 6px;
   border: 1px solid #8a8478; background: #fffaf0; cursor: pointer; }}
 button:hover {{ background: #ffe7a3; }}
 #slider {{ flex: 1 1 120px; min-width: 80px; }}
+#zoom {{ display: none; }}
 #step {{ min-width: 110px; text-align: right; font-variant-numeric: tabular-nums; }}
 #moves {{ list-style: none; margin: 0; padding: 0; max-height: calc(100vh - 90px);
   overflow-y: auto; font-size: 14px; }}
@@ -221,7 +222,12 @@ kbd {{ border: 1px solid #8a8478; border-radius: 3px; padding: 0 4px; background
   main {{ grid-template-columns: minmax(0, 1fr); padding: 0 6px 8px;
     grid-template-areas: "stage" "panel" "moves" "result"; }}
   #moves {{ max-height: 40vh; }}
-  #board svg {{ max-height: none; }}
+  /* The board at a size whose village names read, panned with a finger,
+     or the whole of it at a tap, as on the game's page. */
+  #board {{ overflow: auto; max-height: 70vh; border-radius: 8px; }}
+  #board svg {{ width: var(--board-w, 100%); max-width: none; max-height: none; }}
+  #board.whole svg {{ width: 100%; }}
+  #zoom {{ display: inline-block; }}
   header .note {{ display: none; }}
 }}
 </style>
@@ -240,6 +246,7 @@ kbd {{ border: 1px solid #8a8478; border-radius: 3px; padding: 0 4px; background
 <button id="last" title="last (End)">▶|</button>
 <input id="slider" type="range" min="0" max="{last}" value="0" aria-label="step">
 <span id="step" data-step="0">step 0 / {last}</span>
+<button id="zoom">whole board</button>
 </div>
 <div id="board"></div>
 </div>
@@ -332,7 +339,14 @@ document.addEventListener("keydown", (event) => {{
   // The keys step the replay and do nothing else: no scrolling, no slider move.
   event.preventDefault();
 }});
+document.getElementById("zoom").addEventListener("click", (event) => {{
+  const whole = board.classList.toggle("whole");
+  event.target.textContent = whole ? "readable board" : "whole board";
+}});
 show(0);
+// Where the board is drawn to its width (a phone), this is the width it reads at.
+board.style.setProperty("--board-w",
+  Math.round(board.querySelector("svg").viewBox.baseVal.width * 0.92) + "px");
 </script>
 </body>
 </html>
