@@ -7,8 +7,24 @@ import json
 import pytest
 
 from tests.helpers import position
-from troedler import new_game, parse_move, svg
+from troedler import (
+    DiscardPile,
+    EndTurn,
+    GameState,
+    RouteKind,
+    Rules,
+    TakePile,
+    apply_move,
+    legal_moves,
+    new_game,
+    observe,
+    outcome,
+    parse_move,
+    svg,
+    verify_move,
+)
 from troedler.bots import RandomBot, play_game
+from troedler.core import actions
 from troedler.core.errors import ConfigurationError, NotationError, TroedlerError
 from troedler.core.scoring import Tally, score, tally
 from troedler.simulation import tournament
@@ -116,3 +132,93 @@ def test_a_board_picture_of_a_good_size_and_names_is_drawn_that_wide() -> None:
     picture = svg.board(new_game(2, seed=1), size=640, names=("Ada", "Bo"))
     assert picture.startswith("<svg") and 'width="640"' in picture
     assert "Ada" in picture and "Bo" in picture
+
+
+def _misuse_cases() -> list[tuple[object, str]]:
+    state = position(players=2, seat=0, hand="trail feed", goods="", cart="Knockando")
+    return [
+        (lambda: score("junk"), r"score needs a sequence of tallies, not 'junk'"),
+        (lambda: score([Tally(0, 0), "junk"]), r"tally of seat 1 must be a Tally, got 'junk'"),
+        (lambda: score([Tally(0, 0)] * 3, two_player_rules=True), r"^E4: two-player scoring"),
+        (lambda: tally("junk", 0), r"tally needs a GameState, not 'junk'"),
+        (lambda: tally(state, 7), r"seat must be 0 to 1, not 7"),
+        (lambda: outcome("junk"), r"outcome needs a GameState, not 'junk'"),
+        (lambda: Tally(-1, 3, (2,)), r"feed_used -1, goods_held 3\) .*request_points \(2,\)"),
+        (lambda: legal_moves("junk"), r"expected a GameState, got 'junk'"),
+        (lambda: apply_move(state, "end"), r"^T1: 'end' is text, not a move"),
+        (lambda: apply_move(state, 7), r"^T1: 7 is not a move"),
+        (lambda: verify_move(state, "end"), r"^T1: 'end' is text, not a move"),
+        (lambda: actions.verify_game_on("junk"), r"expected a GameState, got 'junk'"),
+        (lambda: Rules.for_players(5), r"^S1: 2, 3 or 4 players, not 5$"),
+        (lambda: Rules.for_players(3, two_player_rules=True), r"^R4: .* need 2 players, not 3$"),
+        (lambda: Rules.for_players(2, zany=1, bogus=2), r"^unknown rules option 'bogus'$"),
+        (
+            lambda: Rules.for_players(2, reshuffle_mid_forming="x"),
+            r"^rules.reshuffle_mid_forming must be True or False, not 'x'$",
+        ),
+        (
+            lambda: Rules.for_players(2, hand_limit="4"),
+            r"^rules.hand_limit must be 0 to 20, not '4'$",
+        ),
+        (lambda: actions.take_pile(new_game(3, seed=1), 9), r"^R4: .* pile 9; piles are 0 to 3$"),
+        (lambda: actions.take_pile(new_game(2, seed=1), 0), r"first discards one of the 3 piles$"),
+        (lambda: actions.take_pile(_piles_gone(), 1), r"^R4: dealer pile 1 was taken or discarded"),
+        (lambda: actions.discard_card(_owes_discards(), "trail"), r"^T7: 'trail' is not a card$"),
+        (lambda: actions.discard_card(_owes_discards(), _LookAlike()), r"^T7: fake is not a card$"),
+        (
+            lambda: actions.play_route(state, RouteKind.MOUNTAIN_TRAIL, "Tomintoul"),
+            r"^T2: no trail leads",
+        ),
+        (lambda: actions.play_feed_move(state, "Tomintoul"), r"^T5a: no route leads from "),
+    ]
+
+
+class _LookAlike:
+    """Not a card, though it has a card's sort key."""
+
+    sort_key = 0
+
+    def __repr__(self) -> str:
+        return "fake"
+
+
+def _piles_gone() -> GameState:
+    """Two players: the dealer discarded pile 0 and the next seat took pile 1 (R4)."""
+    return apply_move(apply_move(new_game(2, seed=1), DiscardPile(0)), TakePile(1))
+
+
+def _owes_discards() -> GameState:
+    """Seat 0 ended a turn with six cards, two over the hand limit (T7)."""
+    return apply_move(position(hand="trail bridge extra AA:4 BB:4 feed"), EndTurn())
+
+
+@pytest.mark.parametrize("case", range(len(_misuse_cases())))
+def test_misuse_names_the_rule_or_field_and_quotes_what_it_got(case: int) -> None:
+    call, message = _misuse_cases()[case]
+    with pytest.raises(TroedlerError, match=message):
+        call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("option", "low", "high"),
+    [("hand_limit", 0, 20), ("end_threshold", 1, 30), ("setup_requests", 0, 26)],
+)
+def test_a_rules_option_takes_each_value_of_its_range_and_no_other(
+    option: str, low: int, high: int
+) -> None:
+    for value in (low, high):
+        assert getattr(Rules.for_players(2, **{option: value}), option) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(ConfigurationError, match=f"rules.{option} must be {low} to {high}"):
+            Rules.for_players(2, **{option: value})
+
+
+def test_I3_a_seats_view_tallies_only_the_value_piles_it_knows() -> None:
+    state = position(players=2, seat=0, hand="feed", goods="AU", cart="Knockando")
+    seen = observe(state, 0, recall="table")
+    assert tally(seen, 0) == tally(state, 0) == Tally(0, 2)
+    assert not seen.knows_hand(1)
+    with pytest.raises(
+        ConfigurationError, match=r"the value pile of seat 1 is not known here \(I3\)"
+    ):
+        tally(seen, 1)

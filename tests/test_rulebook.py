@@ -213,7 +213,7 @@ def test_R3_a_reshuffle_is_due_once_the_pile_is_used_up_while_piles_take_cards()
     for mid in (True, False):
         for laid in range(0, 17):
             for left in (0, 1):
-                for discarded in (0, 5):
+                for discarded in (0, 1, 5):  # one card is a pile to reshuffle
                     due = rulebook.reshuffle_due(laid, left, discarded, 16, mid)
                     expected = left == 0 and discarded > 0 and laid < 16 and (laid == 0 or mid)
                     assert bool(due) == expected, (mid, laid, left, discarded)

@@ -1,0 +1,223 @@
+"""Mutation scores of the rule modules, and the mutants mutmut does not make.
+
+mutmut (configured in ``[tool.mutmut]`` of pyproject.toml) mutates the body
+of every plain function and method of the rule modules. It leaves alone what
+it cannot switch per mutant: module constants, properties, class methods and
+cached functions. This script makes those mutants by hand, one small change
+each, and runs the same tests against each; a mutant survives when they all
+pass::
+
+    python tools/mutation.py scores     # per module, after `mutmut run`
+    python tools/mutation.py skipped    # the hand-made mutants
+
+Neither runs in CI: each takes minutes (CONTRIBUTING.md, "Mutation testing").
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = "src/troedler/core/"
+
+# mutmut's exit codes (mutmut.stats): 1 or 3 a test failed (killed), 0
+# every test passed (survived), 5 or 33 no test calls the function (counted
+# as survived), 34 skipped, the rest timed out (killed).
+_KILLED = {1, 3, 24, -24, 36, 152, 255}
+_SKIPPED = {34}
+
+SKIPPED_MUTANTS: tuple[tuple[str, str, str], ...] = (
+    # (module, text, its mutant): what mutmut leaves alone, each changed once.
+    ("rulebook.py", "PLAYER_COUNTS = (2, 3, 4)", "PLAYER_COUNTS = (2, 3, 4, 5)"),
+    ("rulebook.py", "_SETUP_DISCARDS = (7, 9, 9)", "_SETUP_DISCARDS = (7, 9, 8)"),
+    ("rulebook.py", "_SETUP_DISCARDS = (7, 9, 9)", "_SETUP_DISCARDS = (7, 8, 9)"),
+    ("rulebook.py", "_SETUP_DISCARDS = (7, 9, 9)", "_SETUP_DISCARDS = (8, 9, 9)"),
+    ("rulebook.py", "START_HAND = 3", "START_HAND = 4"),
+    ("rulebook.py", "SETUP_SHUFFLES = 4", "SETUP_SHUFFLES = 3"),
+    ("rulebook.py", "PILE_SIZE = 4", "PILE_SIZE = 3"),
+    ("rulebook.py", "SHUFFLES_PER_ROUND = 2", "SHUFFLES_PER_ROUND = 3"),
+    ("rulebook.py", "SHUFFLES_PER_ROUND = 2", "SHUFFLES_PER_ROUND = 1"),
+    (
+        "rulebook.py",
+        "VALUE_PILE_TYPES = (SpecialFeedCard, RequestCard)",
+        "VALUE_PILE_TYPES = (RequestCard,)",
+    ),
+    ("rulebook.py", "HAND_LIMIT = 4", "HAND_LIMIT = 5"),
+    ("rulebook.py", "_END_THRESHOLDS = (7, 6, 5)", "_END_THRESHOLDS = (7, 6, 6)"),
+    ("rulebook.py", "_END_THRESHOLDS = (7, 6, 5)", "_END_THRESHOLDS = (7, 7, 5)"),
+    ("rulebook.py", "_END_THRESHOLDS = (7, 6, 5)", "_END_THRESHOLDS = (8, 6, 5)"),
+    ("rulebook.py", "TWO_PLAYER_DAMAGE_MARGIN = 3", "TWO_PLAYER_DAMAGE_MARGIN = 2"),
+    ("rulebook.py", "TWO_PLAYER_DAMAGE_MARGIN = 3", "TWO_PLAYER_DAMAGE_MARGIN = 4"),
+    ("rulebook.py", '"hand_limit": (0, 20)', '"hand_limit": (1, 20)'),
+    ("rulebook.py", '"end_threshold": (1, 30)', '"end_threshold": (0, 30)'),
+    ("rulebook.py", '"two_player_rules": num_players == 2', '"two_player_rules": False'),
+    ("rulebook.py", '"setup_feed": setup_discards(num_players),', ""),
+    ("rulebook.py", "unknown = set(options) - set(attrs.fields_dict(cls))", "unknown = ()"),
+    ("rulebook.py", "    setup_requests: int = 9\n", "    setup_requests: int = 8\n"),
+    ("scoring.py", "return rulebook.damage(self.feed_used, self.goods_held)", "return 0"),
+    (
+        "scoring.py",
+        "return sum(self.request_points) + self.goods_held",
+        "return sum(self.request_points)",
+    ),
+    ("legal.py", "if kind == 6:", "if kind == 5:"),
+    ("legal.py", "if left == 0:", "if left <= 1:"),
+    ("legal.py", "range(min(held[kind], left), -1, -1)", "range(min(held[kind], left), 0, -1)"),
+    ("legal.py", "more = cost + max(0, shown[kind] - n)", "more = cost"),
+    ("legal.py", "if more <= feed:", "if more < feed:"),
+    ("legal.py", "found.sort(key=lambda item: item[0])", "found.reverse()"),
+    (
+        "actions.py",
+        "PlayRoute: (lambda s, m: verify_play_route(s, m.kind, m.to, m.take), _play_route)",
+        "PlayRoute: (lambda s, m: m, _play_route)",
+    ),
+    (
+        "actions.py",
+        "EndTurn: (lambda s, m: verify_end_turn(s), _end_turn)",
+        "EndTurn: (lambda s, m: m, _end_turn)",
+    ),
+    (
+        "actions.py",
+        "TakePile: (lambda s, m: verify_take_pile(s, m.pile), _take_pile)",
+        "TakePile: (lambda s, m: m, _take_pile)",
+    ),
+    (
+        "actions.py",
+        "lambda s, m: verify_play_request(s, m.request, m.delivered)",
+        "lambda s, m: m",
+    ),
+    (
+        "actions.py",
+        "DiscardCard: (lambda s, m: verify_discard_card(s, m.card), _discard_card)",
+        "DiscardCard: (lambda s, m: m, _discard_card)",
+    ),
+    (
+        "actions.py",
+        "lambda s, m: verify_play_feed_move(s, m.to, m.take)",
+        "lambda s, m: m",
+    ),
+    ("actions.py", "lambda s, m: verify_play_extra_good(s, m.good)", "lambda s, m: m"),
+    ("actions.py", "lambda s, m: verify_play_feed_extra_good(s, m.good)", "lambda s, m: m"),
+    ("actions.py", "lambda s, m: verify_discard_dealer_pile(s, m.pile)", "lambda s, m: m"),
+)
+
+
+def _tests() -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    return list(config["pytest_add_cli_args_test_selection"])
+
+
+def _cast_only(mutated_source: str) -> set[str]:
+    """The mutants of a module (mutmut's copy) whose one change is the type
+    in a ``typing.cast``: a no-op at run time, so equivalent."""
+
+    class Blind(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            if isinstance(node.func, ast.Name) and node.func.id == "cast" and node.args:
+                node.args[0] = ast.Constant(None)
+            return self.generic_visit(node)
+
+    functions = {
+        node.name: node
+        for node in ast.walk(ast.parse(mutated_source))
+        if isinstance(node, ast.FunctionDef) and "__mutmut_" in node.name
+    }
+
+    def shape(node: ast.FunctionDef) -> str:
+        body = ast.Module(body=list(node.body), type_ignores=[])
+        return ast.dump(Blind().visit(copy.deepcopy(body)))
+
+    found = set()
+    for name, node in functions.items():
+        stem, _, number = name.rpartition("__mutmut_")
+        original = functions.get(f"{stem}__mutmut_orig")
+        if number.isdigit() and original is not None and shape(node) == shape(original):
+            found.add(name)
+    return found
+
+
+def scores() -> int:
+    """Print mutants, killed and score per module from mutmut's results."""
+    metas = sorted((ROOT / "mutants" / CORE).glob("*.py.meta"))
+    if not metas:
+        print("no results: run `mutmut run` first", file=sys.stderr)
+        return 1
+    print(f"{'module':<14}{'mutants':>9}{'killed':>8}{'score':>8}{'cast':>6}{'rest':>8}  survivors")
+    for meta in metas:
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        counted = {name: code for name, code in codes.items() if code not in _SKIPPED}
+        killed = sum(code in _KILLED for code in counted.values())
+        left = [name for name, code in counted.items() if code not in _KILLED]
+        cast = _cast_only(meta.with_suffix("").read_text())
+        casts = sum(name.rsplit(".", 1)[-1] in cast for name in left)
+        by_function = Counter(
+            name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+            for name in left
+            if name.rsplit(".", 1)[-1] not in cast
+        )
+        score = 100 * killed / len(counted) if counted else 100.0
+        rest = 100 * killed / (len(counted) - casts) if len(counted) > casts else 100.0
+        line = f"{meta.name[:-5]:<14}{len(counted):>9}{killed:>8}{score:>7.1f}%{casts:>6}"
+        print(
+            f"{line}{rest:>7.1f}%  "
+            + ", ".join(f"{name} {n}" for name, n in by_function.most_common())
+        )
+    print("score: killed of all; cast: survivors that change only a cast's type (no-op);")
+    print("rest: killed of all but those")
+    return 0
+
+
+def skipped() -> int:
+    """Run the tests against each hand-made mutant; print the survivors."""
+    tests, survivors = _tests(), 0
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "src"
+        for number, (module, text, mutant) in enumerate(SKIPPED_MUTANTS, 1):
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(ROOT / "src", copy)
+            path = copy / "troedler" / "core" / module
+            source = path.read_text()
+            if source.count(text) != 1:
+                print(f"{number}: {module}: {text!r} is not in it once", file=sys.stderr)
+                return 1
+            path.write_text(source.replace(text, mutant))
+            # The copy comes first on the path, before the installed tree.
+            env = {**os.environ, "PYTHONPATH": str(copy)}
+            command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+            run = subprocess.run(  # noqa: S603 - our own interpreter and test files
+                [*command, "-o", "addopts=", *tests],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=600,
+            )
+            # 1: a test failed; 2: the tests could not even be collected.
+            killed = run.returncode in (1, 2)
+            verdict = "killed" if killed else f"SURVIVED (exit {run.returncode})"
+            survivors += not killed
+            print(f"{number:>2} {module}: {text.strip()!r} -> {mutant.strip()!r}: {verdict}")
+    print(f"{len(SKIPPED_MUTANTS) - survivors} of {len(SKIPPED_MUTANTS)} killed")
+    return 1 if survivors else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("what", choices=("scores", "skipped"))
+    return scores() if parser.parse_args().what == "scores" else skipped()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
