@@ -11,6 +11,8 @@ from troedler import (
     DiscardPile,
     EndTurn,
     GameState,
+    Goods,
+    RequestCard,
     RouteKind,
     Rules,
     TakePile,
@@ -164,6 +166,14 @@ def _misuse_cases() -> list[tuple[object, str]]:
         (lambda: actions.take_pile(new_game(2, seed=1), 0), r"first discards one of the 3 piles$"),
         (lambda: actions.take_pile(_piles_gone(), 1), r"^R4: dealer pile 1 was taken or discarded"),
         (lambda: actions.discard_card(_owes_discards(), "trail"), r"^T7: 'trail' is not a card$"),
+        (
+            lambda: actions.play_request(state, "AA:4", Goods()),
+            r"^T4: 'AA:4' is not a goods request$",
+        ),
+        (
+            lambda: actions.play_request(state, _REQUEST, "AA"),
+            r"^T4: 'AA' is not goods to deliver$",
+        ),
         (lambda: actions.discard_card(_owes_discards(), _LookAlike()), r"^T7: fake is not a card$"),
         (
             lambda: actions.play_route(state, RouteKind.MOUNTAIN_TRAIL, "Tomintoul"),
@@ -171,6 +181,9 @@ def _misuse_cases() -> list[tuple[object, str]]:
         ),
         (lambda: actions.play_feed_move(state, "Tomintoul"), r"^T5a: no route leads from "),
     ]
+
+
+_REQUEST = RequestCard(Goods.parse("AA"), 4)
 
 
 class _LookAlike:

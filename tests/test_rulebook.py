@@ -69,6 +69,11 @@ def test_S5_set_up_pile_per_player_count() -> None:
         # Round 1's leftover pile has not gone yet: the discard pile is the set-up pile.
         assert len(new_game(n, seed=3).discard_pile) == setup_portion(rules)
     assert setup_portion(Rules.for_players(3, setup_requests=2, setup_feed=5)) == 7
+    # Rules built field by field for 3 or 4 players get the rulebook's own
+    # set-up pile and hand limit (S5, T7), as for_players gives them.
+    for n in (3, 4):
+        rules = Rules(num_players=n, end_threshold=end_threshold(n), two_player_rules=False)
+        assert rules == Rules.for_players(n)
 
 
 def test_R2_a_round_turns_up_four_cards_on_each_of_players_plus_one_piles() -> None:

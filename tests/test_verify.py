@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import random
 
+import attrs
 import pytest
 
 from troedler import (
@@ -31,7 +32,7 @@ from troedler import (
     new_game,
     verify_move,
 )
-from troedler.core import actions, forming
+from troedler.core import actions, forming, moves
 from troedler.core.chance import apply_chance, chance_outcomes, new_explicit_game
 from troedler.core.forming import forming_outcomes
 from troedler.core.goods import Good
@@ -266,3 +267,17 @@ def test_T4_goods_that_only_look_like_goods_are_not_delivered() -> None:
     for delivered in (LookAlike(), odd):
         with pytest.raises(IllegalMoveError, match="^T4: .* is not goods to deliver"):
             actions.play_request(turn, request, delivered)  # type: ignore[arg-type]
+
+
+def test_T7_the_checked_discard_is_the_listed_move_of_the_hands_own_card() -> None:
+    # One move per card value, shared with legal_moves, and always made of
+    # the hand's own card: an equal card of another hand is not shared.
+    state = apply_move(position(hand="trail bridge extra AA:4 BB:4 feed"), EndTurn())
+    held = state.players[0].hand[0]
+    moves.discard_move.cache_clear()
+    listed = next(m for m in legal_moves(state) if isinstance(m, DiscardCard) and m.card == held)
+    assert listed.card is held
+    assert verify_move(state, DiscardCard(held)) is listed
+    moves.discard_move.cache_clear()
+    moves.discard_move(attrs.evolve(held))  # an equal card, another object
+    assert verify_move(state, DiscardCard(held)).card is held

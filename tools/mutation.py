@@ -2,10 +2,10 @@
 
 mutmut (configured in ``[tool.mutmut]`` of pyproject.toml) mutates the body
 of every plain function and method of the rule modules. It leaves alone what
-it cannot switch per mutant: module constants, properties, class methods and
-cached functions. This script makes those mutants by hand, one small change
-each, and runs the same tests against each; a mutant survives when they all
-pass::
+it cannot switch per mutant: module constants, properties, the defaults of
+a record's fields, cached functions and the table of move checks. This
+script makes those mutants by hand, one small change each, and runs the
+same tests against each; a mutant survives when they all pass::
 
     python tools/mutation.py scores     # per module, after `mutmut run`
     python tools/mutation.py skipped    # the hand-made mutants
@@ -65,6 +65,8 @@ SKIPPED_MUTANTS: tuple[tuple[str, str, str], ...] = (
     ("rulebook.py", '"setup_feed": setup_discards(num_players),', ""),
     ("rulebook.py", "unknown = set(options) - set(attrs.fields_dict(cls))", "unknown = ()"),
     ("rulebook.py", "    setup_requests: int = 9\n", "    setup_requests: int = 8\n"),
+    ("rulebook.py", "    setup_feed: int = 9\n", "    setup_feed: int = 8\n"),
+    ("rulebook.py", "    hand_limit: int = HAND_LIMIT\n", "    hand_limit: int = 3\n"),
     ("scoring.py", "return rulebook.damage(self.feed_used, self.goods_held)", "return 0"),
     (
         "scoring.py",

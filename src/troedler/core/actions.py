@@ -552,10 +552,6 @@ def verify_play_request(state: GameState, request: RequestCard, delivered: Goods
             f"delivering {own} for {card} replaces {replaced} goods and needs "
             f"{replaced} special feed; seat {seat} holds {feed_held}",
         )
-    if not replaced:
-        move = PlayRequest.exact(card)  # one move per request, shared with legal_moves
-        if move.request is card and move.delivered is own:
-            return move
     return PlayRequest(card, own)
 
 
