@@ -41,6 +41,7 @@ from troedler.core.errors import ConfigurationError, IllegalMoveError  # noqa: E
 from troedler.core.invariants import cards_in_state  # noqa: E402
 from troedler.core.moves import DiscardCard, EndTurn, PlayFeedMove, PlayRoute, TakePile  # noqa: E402
 from troedler.core.state import Phase  # noqa: E402
+from troedler.svg.panel_html import card_html  # noqa: E402
 from troedler.web import BrowserGame, Refused  # noqa: E402
 from troedler.web.game import FEED_WARNING  # noqa: E402
 from troedler.web.server import make_app  # noqa: E402
@@ -603,3 +604,22 @@ def test_a_program_bot_that_fails_in_the_browser_game_leaves_no_process(
     assert refused.value.failure is not None and refused.value.failure["kind"] == "illegal"
     game.close()
     assert none_left(number)
+
+
+def test_R4_each_dealer_piles_cards_are_shown_on_its_own_button(tmp_path: Path) -> None:
+    # The piles are chosen where their cards are seen: each take (and, two
+    # players, discard) button carries the faces of its pile's cards.
+    for players in (2, 3):
+        game = BrowserGame.new(players, 5, ["greedy"], 0, save=tmp_path / f"game{players}.json")
+        while game.state.current_player != game.seat:
+            game.step(game.sequence)
+        seen = observe(game.state, game.seat)
+        assert seen.phase is Phase.TAKE_PILES
+        options = [o for g in game.view()["groups"] for o in g["options"]]
+        piles = [o for o in options if o["label"].split()[0] in ("take", "discard")]
+        assert piles
+        for option in piles:
+            pile = seen.dealer_piles[int(option["label"].split()[-1])]
+            assert option["cards"] == "".join(card_html(card) for card in pile or ())
+            assert option["cards"].count('class="card') == len(pile or ())
+        assert all(o["cards"] == "" for o in options if o not in piles)

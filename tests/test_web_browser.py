@@ -35,6 +35,7 @@ from troedler.bots import GreedyBot
 from troedler.core.invariants import cards_in_state
 from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
 from troedler.core.scoring import outcome
+from troedler.core.state import Phase
 from troedler.web import BrowserGame
 
 WAIT = 30  # seconds: a loaded 2-core machine is slow, never this slow
@@ -241,7 +242,7 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
         rng = random.Random(3)
         pages = [(driver.page_source, game.state, ())]
         tapped: Counter[str] = Counter()
-        wide_checks = panned = decisions = 0
+        wide_checks = panned = decisions = pile_buttons = 0
         most = 0
         while not game.state.is_over:
             seen = observe(game.state, 0)
@@ -252,6 +253,14 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
             # the page that made the last one: in view without scrolling.
             most = max(most, _decision_in_view(driver, PHONE[0], scroll=False))
             decisions += 1
+            if seen.phase is Phase.TAKE_PILES:
+                # Each pile's cards are on its own button, in the decision's view.
+                for b in driver.find_elements(By.CSS_SELECTOR, "#moves button[data-move]"):
+                    word, _, pile = b.get_attribute("data-move").partition(" ")
+                    shown = len(b.find_elements(By.CSS_SELECTOR, ".card"))
+                    if word in ("take", "discard"):
+                        assert shown == len(seen.dealer_piles[int(pile)] or ()), pile
+                        pile_buttons += 1
             if not game.log or game.log[-1][1] != 0:
                 # The turn has come back: the board was panned to the person's cart.
                 assert driver.execute_script(CART_IN_BOARD), game.sequence
@@ -280,6 +289,7 @@ def test_a_whole_game_by_tapping_on_a_phone(tmp_path: Path, served: Served, brow
         assert wide_checks == 3 and most >= 8 and panned > 10
         # Every decision of the person's was measured, each in view (above).
         assert decisions == sum(1 for entry in game.log if entry[1] == 0) > 60
+        assert pile_buttons > 10
         # Villages, cards, dealer piles and the list were all tapped.
         assert {k.split()[0] for k in tapped} == {"village", "card", "pile", "list"}, tapped
         assert tapped["village then a choice"] and tapped["list then a choice"], tapped

@@ -124,6 +124,15 @@ def _pile_of(move: Move) -> int | None:
     return move.pile if isinstance(move, TakePile | DiscardPile) else None
 
 
+def _pile_cards(seen: Observation, move: Move) -> str:
+    """The cards of the dealer pile ``move`` takes or discards, as faces to
+    show on its button, so the choice is made where the piles are seen (R4)."""
+    pile = _pile_of(move)
+    if pile is None:
+        return ""
+    return "".join(card_html(card) for card in seen.dealer_piles[pile] or ())
+
+
 def _feed_of(move: Move) -> int:
     """The special feed ``move`` plays: each costs a point of damage (E2)."""
     if isinstance(move, PlayFeedMove | PlayFeedExtraGood):
@@ -669,6 +678,7 @@ class BrowserGame:
                                 "label": head,
                                 "choices": [_choice(m, head) for m in variants],
                                 "feed": min(_feed_of(m) for m in variants),
+                                "cards": _pile_cards(seen, variants[0]),
                             }
                             for head, variants in heads.items()
                         ],

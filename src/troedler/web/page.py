@@ -72,6 +72,7 @@ button.feed {{ border-color: #d55e00; border-width: 2px; }}
 #discard-note {{ font-size: 13px; background: #fff3c4; border-radius: 5px; padding: 4px 6px; }}
 #moves h3, #choices h3 {{ font-size: 13px; margin: 6px 0 2px; color: #6b665c;
   font-weight: normal; }}
+#moves .pile-cards {{ display: flex; flex-wrap: wrap; gap: 3px; margin-top: 3px; }}
 #choices {{ background: #ffe7a3; border-radius: 5px; padding: 4px; margin-top: 6px; }}
 #choices .warning {{ color: #a40000; font-weight: bold; font-size: 14px; margin: 2px 0; }}
 #log {{ list-style: none; margin: 0; padding: 0; max-height: 30vh; overflow-y: auto;
@@ -320,7 +321,15 @@ function showMoves(groups) {{
     for (const option of group.options) {{
       if (option.choices.length === 1) {{
         const only = option.choices[0];
-        moves.append(moveButton(only.text, only.text, only.feed));
+        const b = moveButton(only.text, only.text, only.feed);
+        if (option.cards) {{
+          // A dealer pile's cards on its own button: chosen where they are seen.
+          const cards = document.createElement("span");
+          cards.className = "pile-cards";
+          cards.innerHTML = option.cards;
+          b.append(cards);
+        }}
+        moves.append(b);
       }} else {{
         const b = button(option.label + " \u2026", "option" + (option.feed ? " feed" : ""));
         b.dataset.option = option.label;
