@@ -32,6 +32,8 @@ from troedler.bots.neural import (  # noqa: E402
 from troedler.encoding.action_ids import action_layout  # noqa: E402
 from troedler.encoding.tensors import observation_tensor  # noqa: E402
 from troedler.io.state_json import state_from_json  # noqa: E402
+from troedler.simulation import Tournament, tournament  # noqa: E402
+from troedler.simulation.lineup import bot_from_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MISSING = [
@@ -240,3 +242,35 @@ def test_a_short_training_run_lowers_its_loss_and_its_weights_play(tmp_path: Pat
     # ... and play.
     played = play_game([NeuralBot(out), RandomBot()], seed=3)
     assert played.finished
+
+
+def test_a_network_for_other_player_counts_is_refused_before_any_game(
+    weights: Path, tmp_path: Path
+) -> None:
+    # A two-player network seated at a three-player table stops the run
+    # before its first game, with one line naming the players (not a
+    # forfeit of every game at the bot's first move).
+    text = f"neural:{weights}"
+    for start in (
+        lambda: tournament([text, "greedy"], games=2, players=3),
+        lambda: Tournament([NeuralBot(weights), "random"], players=3),
+        lambda: play_game([NeuralBot(weights), RandomBot(), RandomBot()], seed=1),
+    ):
+        with pytest.raises(WeightsError, match="^players: the network plays 2-player games"):
+            start()
+    summary = tournament([text, "greedy"], games=2, players=2)
+    assert summary.games == 2 and summary.forfeited == 0
+    run = subprocess.run(
+        [sys.executable, "-m", "troedler", "simulate", "--bots", f"{text},greedy",
+         "--players", "3", "--games", "4", "--out", str(tmp_path / "run.jsonl")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and "2-player games, not 3-player" in run.stderr
+    assert not (tmp_path / "run.jsonl").exists()
+
+
+def test_neural_names_its_weight_file_on_the_command_line(weights: Path) -> None:
+    assert isinstance(bot_from_text(f"neural:{weights}"), NeuralBot)
+    with pytest.raises(ConfigurationError, match="neural:PATH .no trained weights ship"):
+        bot_from_text("neural")

@@ -29,6 +29,7 @@ __all__ = [
     "FailureKind",
     "bot_rng",
     "check_bot",
+    "check_players",
     "limit_move_times",
     "rounds_played",
     "tell_game_over",
@@ -107,6 +108,18 @@ def rounds_played(state: GameState) -> int:
     round cap end there)."""
     fresh = state.phase is Phase.TAKE_PILES and None not in state.dealer_piles
     return state.round - 1 if fresh else state.round
+
+
+def check_players(bot: object, num_players: int) -> None:
+    """Refuse, before any game, a bot made for other player counts.
+
+    A bot may define ``check_players(num_players)``, raising
+    :class:`ConfigurationError` for a count it cannot play (a network
+    trained for two players, say); every way of starting games asks it.
+    """
+    check = getattr(bot, "check_players", None)
+    if callable(check):
+        check(num_players)
 
 
 def check_bot(bot: object, label: str | None = None) -> str:

@@ -341,15 +341,18 @@ class NeuralBot:
                 return move
         return legal_moves[int(np.flatnonzero(probabilities > 0)[-1])]  # rounding at the top
 
+    def check_players(self, num_players: int) -> None:
+        """:class:`WeightsError` unless the network was made for ``num_players``."""
+        if num_players != self.policy.players:
+            raise WeightsError(
+                f"players: the network plays {self.policy.players}-player games, "
+                f"not {num_players}-player ones"
+            )
+
     def _check(self, observation: Observation) -> None:
         if not isinstance(observation, Observation):
             raise ConfigurationError(f"expected an Observation, got {quote(observation)}")
-        players = observation.rules.num_players
-        if players != self.policy.players:
-            raise WeightsError(
-                f"players: the network plays {self.policy.players}-player games, "
-                f"not {players}-player ones"
-            )
+        self.check_players(observation.rules.num_players)
         # The fingerprint is checked once per board and catalogue, not at every move.
         checked = self._checked
         if (

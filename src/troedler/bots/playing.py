@@ -12,6 +12,7 @@ from troedler.bots.base import (
     _bounded,
     bot_rng,
     check_bot,
+    check_players,
     limit_move_times,
     rounds_played,
     tell_game_over,
@@ -88,6 +89,8 @@ def play_game(
                 f"{_bounded(repr(bot), 40)}; make one with troedler.bots.make_bot"
             )
     names = [check_bot(bot) for bot in bots]
+    for bot in bots:
+        check_players(bot, len(bots))
     if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
         raise ConfigurationError(
             f"max_rounds must be a whole number of at least 1, not {_bounded(repr(max_rounds), 40)}"

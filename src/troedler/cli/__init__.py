@@ -100,8 +100,9 @@ def _parser() -> argparse.ArgumentParser:
         help="the other seats' bots in seat order, repeated as needed (default greedy; "
         "with --resume: the bundled bots the record's seats are named after, and any "
         "seat's bot may be replaced); as in simulate, a bot is random, greedy, ismcts, "
-        "ismcts:N, your own as module:Class or module:Class:ARG (the module looked for in "
-        "the current directory too), or a program as exec:COMMAND or exec:SECONDS:COMMAND "
+        "ismcts:N, a network's weight file as neural:PATH, your own as module:Class or "
+        "module:Class:ARG (the module looked for in the current directory too), or a "
+        "program as exec:COMMAND or exec:SECONDS:COMMAND "
         f"(SECONDS a move, default {MOVE_TIME:g}; docs/protocol.md)",
     )
     play.add_argument(
@@ -179,7 +180,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BOT,BOT,...",
         help="bots in seat order, rotated each game (default greedy,random,random,random); "
         "fewer bots than players are repeated. A bot is random, greedy, ismcts or "
-        "ismcts:N (N iterations a move), or your own as module:Class or module:Class:ARG "
+        "ismcts:N (N iterations a move), a network's weight file as neural:PATH, or your "
+        "own as module:Class or module:Class:ARG "
         "(Class called with the text ARG; the module is looked for in the current directory "
         "too), or a program that speaks docs/protocol.md as exec:COMMAND or "
         f"exec:SECONDS:COMMAND (SECONDS a move, default {MOVE_TIME:g})",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from troedler.bots import BOTS, Bot
-from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
+from troedler.bots.base import bot_rng, check_players, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
 from troedler.cli.replay import broken_json
 from troedler.core.chance import new_game, seed_answers
@@ -173,6 +173,9 @@ def play_in_terminal(
         # A game from a position text: the person gave the whole of it already.
         game.known = position is not None
         states = ()
+    for bot in seated:
+        if bot is not None:
+            check_players(bot, players)  # now, not at the bot's first move
     if path is not None:
         game.save(path)  # now, so that a path that cannot be written fails before the game
     if screen and read is input:

@@ -20,7 +20,7 @@ from typing import Any, cast
 import attrs
 
 from troedler.bots import BOTS, Bot, ISMCTSBot
-from troedler.bots.base import check_bot, describe_error
+from troedler.bots.base import check_bot, check_players, describe_error
 from troedler.bots.program import program_bot
 from troedler.core.errors import ConfigurationError
 
@@ -86,6 +86,8 @@ def bot_from_text(text: str) -> Bot:
         return _bundled(key.lower(), rest, shown)
     if key.lower() == "exec":  # a program speaking docs/protocol.md
         return program_bot(rest)
+    if key.lower() == "neural":
+        return _neural(rest, shown)
     if not rest:
         raise ConfigurationError(
             f"no bot called {shown}; the bundled bots are {', '.join(BOTS)}, "
@@ -97,6 +99,20 @@ def bot_from_text(text: str) -> Bot:
     bot = _call(_factory(key, attribute, shown), argument if ":" in rest else None, shown)
     check_bot(bot, text.strip())
     return bot
+
+
+def _neural(path: str, shown: str) -> Bot:
+    """A :class:`~troedler.bots.neural.NeuralBot` playing the weights at ``path``."""
+    if not path:
+        raise ConfigurationError(
+            f"bad bot {shown}: neural plays a weight file, as neural:PATH "
+            "(no trained weights ship with troedler yet)"
+        )
+    try:
+        from troedler.bots.neural import NeuralBot  # noqa: PLC0415 - needs numpy
+    except ImportError:
+        raise ConfigurationError(f"bot {shown} needs numpy: pip install -e '.[rl]'") from None
+    return NeuralBot(path)
 
 
 def _bundled(key: str, parameter: str, shown: str) -> Bot:
@@ -151,18 +167,19 @@ def _call(factory: Callable[..., Any], argument: str | None, shown: str) -> Bot:
     return bot  # type: ignore[no-any-return]
 
 
-def entrant(bot: BotLike) -> Entrant:
+def entrant(bot: BotLike, players: int | None = None) -> Entrant:
     """``bot`` as an entrant, made once here to check it: a bot without a
-    name, or a text that names no bot, is refused before any game."""
+    name, a text that names no bot, or a bot that cannot play games of
+    ``players`` (if given), is refused before any game."""
     if isinstance(bot, str):
         text = bot.strip()
         key, colon, rest = text.partition(":")
         if key.lower() in BOTS:
             text = key.lower() + colon + rest
-        check_bot(bot_from_text(text))
+        _checked(bot_from_text(text), players)
         return Entrant(text, FromText(text))
     if not isinstance(bot, type) and hasattr(bot, "choose"):
-        return Entrant(check_bot(bot), Copying(cast(Bot, bot)))
+        return Entrant(_checked(bot, players), Copying(cast(Bot, bot)))
     if callable(bot):
         try:
             made = bot()
@@ -170,24 +187,34 @@ def entrant(bot: BotLike) -> Entrant:
             raise ConfigurationError(
                 f"bot factory {bot!r:.60} failed: {describe_error(error)}"
             ) from None
-        return Entrant(check_bot(made), bot)
+        return Entrant(_checked(made, players), bot)
     raise ConfigurationError(
         f"expected a bot, a bot factory or a bot's text, got {type(bot).__name__}"
     )
 
 
-def line_up(bots: Sequence[BotLike]) -> tuple[tuple[str, ...], Mapping[str, Callable[[], Bot]]]:
+def _checked(bot: object, players: int | None) -> str:
+    name = check_bot(bot)
+    if players is not None:
+        check_players(bot, players)
+    return name
+
+
+def line_up(
+    bots: Sequence[BotLike], players: int | None = None
+) -> tuple[tuple[str, ...], Mapping[str, Callable[[], Bot]]]:
     """The labels of ``bots`` in order, and the factory of each label.
 
     Entrants with the same label are one bot (their figures are counted
-    together); two different bots under one label are refused.
+    together); two different bots under one label are refused, and so is
+    a bot that cannot play games of ``players``, if given.
     """
     if isinstance(bots, str):
         raise ConfigurationError("bots must be a sequence of bots, not one text")
     labels: list[str] = []
     makers: dict[str, Callable[[], Bot]] = {}
     for bot in bots:
-        one = entrant(bot)
+        one = entrant(bot, players)
         if one.label in makers and not _same(makers[one.label], one.make):
             raise ConfigurationError(
                 f"two different bots are called {one.label!r}: give them different names"

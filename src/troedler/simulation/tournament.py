@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Generator, Iterable, Sequence
 
 from troedler.core.errors import ConfigurationError
+from troedler.core.rulebook import PLAYER_COUNTS
 from troedler.simulation.games import GameReport, GameSpec, game_specs
 from troedler.simulation.lineup import BotLike, line_up
 from troedler.simulation.runners import run_games
@@ -59,11 +60,13 @@ class Tournament:
         max_rounds: int | None = 100,
         move_time_limit: float | None = None,
     ) -> None:
-        labels, makers = line_up(bots)
+        seats = len(bots) if players is None else players
+        # A bot made for other player counts is refused here, before any game.
+        labels, makers = line_up(bots, seats if seats in PLAYER_COUNTS else None)
         if not labels:
             raise ConfigurationError("a tournament needs at least one bot")
-        players = len(labels) if players is None else players
-        if not 2 <= players <= 4:
+        players = seats
+        if players not in PLAYER_COUNTS:
             raise ConfigurationError(f"S1: a game has 2 to 4 players, not {players}")
         if len(labels) > players:
             raise ConfigurationError(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from troedler.bots import Bot
-from troedler.bots.base import bot_rng, limit_move_times, tell_game_over
+from troedler.bots.base import bot_rng, check_players, limit_move_times, tell_game_over
 from troedler.bots.failure import BotFailure, ask_bot, failure_message
 from troedler.core.cards import Card, ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
 from troedler.core.chance import new_game
@@ -90,6 +90,16 @@ class Refused(TroedlerError):
         self.status = status
         self.rule = rule
         self.failure = failure
+
+
+def _seated(texts: Sequence[str | None], players: int) -> list[Bot | None]:
+    """The bots ``texts`` name (None: the person's seat), each refused now if
+    it cannot play games of ``players``, not at its first move."""
+    seated = [None if text is None else bot_from_text(text) for text in texts]
+    for bot in seated:
+        if bot is not None:
+            check_players(bot, players)
+    return seated
 
 
 def _refusal(state: GameState, move: Move) -> str:
@@ -254,7 +264,7 @@ class BrowserGame:
                 f"{save} exists already: resume that game, or choose another file to save to"
             )
         texts = _seat_texts(bots, seat, players)
-        seated = [None if text is None else bot_from_text(text) for text in texts]
+        seated = _seated(texts, players)
         names = [name if bot is None else f"{bot.name} {s}" for s, bot in enumerate(seated)]
         game = cls(
             new_game(players, seed=seed),
@@ -305,7 +315,7 @@ class BrowserGame:
         if not bots:
             raise ConfigurationError("name at least one bot for the other seats")
         texts = _seat_texts(bots, seat, players)
-        seated = [None if text is None else bot_from_text(text) for text in texts]
+        seated = _seated(texts, players)
         moves = [parse_move(text, state) for text, state in zip(record.moves, states, strict=False)]
         game = cls(
             states[0],
