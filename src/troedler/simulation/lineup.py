@@ -28,8 +28,8 @@ __all__ = ["BotLike", "Entrant", "bot_from_text", "entrant", "line_up"]
 
 BotLike = Bot | Callable[[], Bot] | str
 """What a tournament accepts as a bot: an object, a factory, or a text
-(``greedy``, ``ismcts:50``, ``mybots:MyBot``, ``mybots:MyBot:ARG`` or
-``exec:./mybot``)."""
+(``greedy``, ``ismcts:50``, ``neural:two.npz``, ``mybots:MyBot``,
+``mybots:MyBot:ARG`` or ``exec:./mybot``)."""
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\Z")
 MAX_TEXT = 200
@@ -73,7 +73,9 @@ def bot_from_text(text: str) -> Bot:
 
     Bundled names are ``random``, ``greedy`` and ``ismcts`` (``ismcts:N``
     searches ``N`` iterations a move); ``exec:COMMAND`` runs a program
-    (:func:`troedler.bots.program.program_bot`). Anything else is ``module:Factory``:
+    (:func:`troedler.bots.program.program_bot`); ``neural:PATH`` plays a
+    network's weight file (``troedler.bots.neural.NeuralBot``, with
+    numpy). Anything else is ``module:Factory``:
     ``Factory`` (a class or function in the importable module ``module``) is
     called with no argument, or with the text ``ARG`` after a second colon.
     Raises :class:`ConfigurationError` saying what is wrong.
