@@ -317,7 +317,8 @@ for (const e of document.querySelectorAll(arguments[0] + ' *')) {
 }
 return least;
 """
-# The smallest village name or other text of the board, in CSS pixels on screen.
+# The smallest text of the board as drawn, in CSS pixels: its font size in the
+# picture's units times the picture's scale (the replay's and the game's pages).
 BOARD_FONT = """
 const svg = document.querySelector('#board svg');
 const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;

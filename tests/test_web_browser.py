@@ -20,6 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.test_replay_html import (  # this skips the module where Chromium is missing
+    BOARD_FONT,
     BOXES,
     CLIPPED,
     SMALLEST_FONT,
@@ -78,18 +79,6 @@ for (const e of document.querySelectorAll(arguments[0])) {
   out.push([e.textContent.slice(0, 30), r.left, r.top, r.right, r.bottom]);
 }
 return out;
-"""
-# The smallest text of the board as drawn, in CSS pixels: its font size in the
-# picture's units times the picture's scale.
-BOARD_FONT = """
-const svg = document.querySelector('#board svg');
-const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-let least = Infinity;
-for (const t of svg.querySelectorAll('text')) {
-  if (!t.getClientRects().length || !t.textContent.trim()) continue;
-  least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * scale);
-}
-return least;
 """
 # Whether the cart of seat 0 lies inside the board's visible part.
 CART_IN_BOARD = """

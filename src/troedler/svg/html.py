@@ -26,7 +26,7 @@ from troedler.io.records import GameRecord, replay
 from troedler.svg.drawing import Picture, picture
 from troedler.svg.map import last_move_marks
 from troedler.svg.panel_html import panel_css, panel_html
-from troedler.svg.style import FONT
+from troedler.svg.style import FONT, PHONE_BOARD_SCALE
 
 __all__ = ["replay_html", "scoring_html", "write_replay_html"]
 
@@ -73,6 +73,7 @@ def replay_html(
     return _PAGE.format(
         title=html.escape(heading),
         font=html.escape(FONT),
+        board_scale=PHONE_BOARD_SCALE,
         panel_css=panel_css(),
         moves=_move_list(record, states),
         scores=scoring_html(record.seats, states[-1]),
@@ -346,7 +347,7 @@ document.getElementById("zoom").addEventListener("click", (event) => {{
 show(0);
 // Where the board is drawn to its width (a phone), this is the width it reads at.
 board.style.setProperty("--board-w",
-  Math.round(board.querySelector("svg").viewBox.baseVal.width * 0.92) + "px");
+  Math.round(board.querySelector("svg").viewBox.baseVal.width * {board_scale}) + "px");
 </script>
 </body>
 </html>

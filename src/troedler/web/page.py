@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from troedler.svg.panel_html import panel_css
-from troedler.svg.style import FONT
+from troedler.svg.style import FONT, PHONE_BOARD_SCALE
 
 __all__ = ["page_html"]
 
@@ -26,6 +26,7 @@ def page_html(nonce: str, name: str, *, pause_ms: int = 700) -> str:
         nonce=html.escape(nonce, quote=True),
         title=html.escape(f"troedler: {name} against the bots"),
         font=html.escape(FONT),
+        board_scale=PHONE_BOARD_SCALE,
         panel_css=panel_css(),
     )
 
@@ -421,7 +422,7 @@ function show(data) {{
   const wasYours = view !== null && view.yours;
   view = data;
   el("board").innerHTML = data.board;
-  el("board").style.setProperty("--board-w", Math.round(data.boardWidth * 0.92) + "px");
+  el("board").style.setProperty("--board-w", Math.round(data.boardWidth * {board_scale}) + "px");
   el("panel").innerHTML = data.panel;
   hideChoices();
   const goTo = new Set();
