@@ -182,8 +182,34 @@ def test_two_people_play_a_whole_match_and_its_record_replays(
     assert first["match"] == second["match"] != match
     assert (first["seat"], second["seat"]) == (0, 1)
     assert served.show(first["match"])["status"] == "playing"
+    # Asked again (an answer lost on the way), a rematch gives the same seat
+    # and token, once the new match runs as before it.
+    for asked, token in ((first, ann["token"]), (second, bob["token"])):
+        again = served.http.post(
+            f"/api/matches/{match}/rematch", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert again.status_code == 201 and again.json() == asked
+    # The rematch is for these people: it is not listed for others to join.
+    listed = served.http.get("/api/matches", params={"status": "playing"}).json()["matches"]
+    assert first["match"] not in {m["match"] for m in listed}
     for client in [*seats, watcher]:
         client.close()
+
+
+def test_a_position_carries_each_legal_move_with_its_facts(served: Served) -> None:
+    match, ann, _bob = two_people(served)
+    seat = Client(served, match, str(ann["token"]))
+    position = seat.welcome["position"]
+    # One entry per legal move, in the same order: what the page needs to
+    # show it (its card, its feed) comes with it, never worked out by a client.
+    assert [facts["move"] for facts in position["moves"]] == position["legal_moves"]
+    assert {facts["type"] for facts in position["moves"]} == {"discard_pile"}
+    assert all(facts["card"] is None and facts["feed_cost"] == 0 for facts in position["moves"])
+    # What stays the same all game comes once, with the welcome.
+    table = seat.welcome["table"]
+    assert len(table["villages"]) == 17 and table["cards"]["feed"] == {"type": "feed"}
+    assert seat.welcome["settings"]["players"] == 2
+    seat.close()
 
 
 def test_stale_repeated_and_illegal_moves_change_nothing(served: Served) -> None:

@@ -175,6 +175,9 @@ def make_app(
         return live
 
     def seat_of(request: Request, live: Live) -> int:
+        return seat_and_token(request, live)[0]
+
+    def seat_and_token(request: Request, live: Live) -> tuple[int, str]:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         seat = live.seat_of(token) if scheme.lower() == "bearer" else None
         if seat is None:
@@ -183,7 +186,7 @@ def make_app(
                 status=403,
                 code="forbidden",
             )
-        return seat
+        return seat, token
 
     creators: OrderedDict[str, Bucket] = OrderedDict()
     """Each client address's bucket of match creations (the most recent ones)."""
@@ -244,7 +247,7 @@ def make_app(
 
     async def rematch(request: Request) -> Response:
         live = await match_of(request)
-        new, seat, token = await hub().lobby.rematch(live, seat_of(request, live))
+        new, seat, token = await hub().lobby.rematch(live, *seat_and_token(request, live))
         return answer({"match": new.id, "seat": seat, "token": token}, 201)
 
     async def record(request: Request) -> Response:
