@@ -36,7 +36,7 @@ PUBLIC_MODULES = [
     "troedler.core.chance",
     "troedler.simulation",
     "troedler.svg",
-    "troedler.web",
+    "troedler.client",
     "troedler.encoding.action_ids",
     "troedler.bots.neural",
     "troedler.adapters.openspiel",

@@ -35,9 +35,10 @@ class Lobby:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
 
-    async def create(self, settings: MatchSettings) -> Live:
-        """A new match, waiting for its players, owned by this process;
-        refused (``busy``) while ``max_waiting`` matches wait already."""
+    async def create(self, settings: MatchSettings, *, seed: int | None = None) -> Live:
+        """A new match, waiting for its players, owned by this process, dealt
+        from ``seed`` (default: a new random one); refused (``busy``) while
+        ``max_waiting`` matches wait already."""
         hub = self.hub
         match_id = secrets.token_urlsafe(12)
         async with hub.engine.begin() as connection:
@@ -59,7 +60,7 @@ class Lobby:
                     public=settings.public,
                     players=settings.players,
                     settings=dumps(settings.to_data()),
-                    seed=secrets.randbelow(2**62),
+                    seed=secrets.randbelow(2**62) if seed is None else seed,
                     version=0,
                     owner=hub.name,
                 )
