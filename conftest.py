@@ -1,12 +1,14 @@
-"""Test collection: the doctests of modules whose optional extra is missing are
-left out, and so are troedler.jax's, which tests/test_jax.py runs in a
-process of its own (JAX starts threads, and the other tests fork), started
-here as soon as the suite is collected so that it runs beside the rest.
+"""Test collection: a module whose optional extra is missing is not
+imported for its doctests, which skip naming the extra to install, and
+troedler.jax's doctests run in a process of their own, which tests/test_jax.py
+starts as soon as the suite is collected so that it runs beside the rest
+(JAX starts threads, and the other tests fork).
 
-``pytest`` collects the doctests of every module under ``src/troedler``; the
-adapters import their extra's packages, so without that extra (for instance
-after the README's quick start, which installs only ``.[test]``) their
-doctests cannot even be imported. Their own test modules skip with a reason.
+``pytest`` collects the doctests of every module under ``src/troedler``.
+README's quick start installs only ``.[test]``; which extra a module needs
+is read from its imports (tests/extras.py), so a module that moves or a new
+one needs no list kept here. Test modules that need an extra skip with
+``pytest.importorskip``, and their reason is rewritten to name the extra.
 
 Hypothesis runs derandomized (profile ``troedler``): every run of the suite,
 in CI or after a fresh clone, tries the same examples, so its result does
@@ -17,31 +19,16 @@ with fresh randomness; pin each failure it finds with ``@example``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-_NEEDS = {
-    "numpy": ["src/troedler/adapters/tensors.py", "src/troedler/adapters/neural.py"],
-    "pettingzoo": ["src/troedler/adapters/pettingzoo.py"],
-    "gymnasium": ["src/troedler/adapters/gymnasium.py"],
-    "pyspiel": ["src/troedler/adapters/openspiel"],
-    "starlette": ["src/troedler/web/server.py"],
-    "sqlalchemy": ["src/troedler/server"],
-    "websockets": ["tests/server_support.py"],
-}
+from tests.extras import missing_for, rewrite_skip, skip_reason
 
-collect_ignore = [
-    path
-    for package, paths in _NEEDS.items()
-    if importlib.util.find_spec(package) is None
-    for path in paths
-]
-
-
+collect_ignore: list[str] = []
 if os.environ.get("TROEDLER_JAX_TESTS") != "1":
     # --doctest-modules would import the checks module too, and with it JAX.
     collect_ignore += ["src/troedler/jax", "tests/jax_checks.py", "tests/jax_broken.py"]
@@ -83,15 +70,53 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
 
 
+class NeedsExtra(pytest.File):
+    """A module of the package whose extra is missing: its doctests skip,
+    naming the extra, without importing it."""
+
+    def collect(self) -> list[pytest.Item]:
+        missing = missing_for(self.path)
+        raise pytest.skip.Exception(skip_reason(missing), allow_module_level=True)
+
+
 @pytest.hookimpl(wrapper=True)
-def pytest_collect_file(file_path: object, parent: pytest.Collector) -> object:
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> object:
     """A test module is collected once: not again for doctests, which would
-    import it a second time and count a module that skips as two skips."""
+    import it a second time and count a module that skips as two skips. A
+    source module whose imports are missing is not imported for its doctests."""
     collected = yield
-    name = getattr(file_path, "name", "")
+    name = file_path.name
     if name.startswith("test_") and name.endswith(".py") and isinstance(collected, list):
         return [node for node in collected if type(node).__name__ != "DoctestModule"]
+    if name.endswith(".py") and collected and missing_for(file_path):
+        return [NeedsExtra.from_parent(parent, path=file_path)]
     return collected
+
+
+def _name_the_extra(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """An ``importorskip`` skip names the extra to install, not only the package."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        path, line, reason = report.longrepr
+        report.longrepr = (path, line, rewrite_skip(reason))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> pytest.CollectReport:
+    """A test module that skips for a missing extra names it."""
+    report: pytest.CollectReport = yield
+    if isinstance(collector, NeedsExtra) and isinstance(report.longrepr, tuple):
+        # Reported at the module that needs the extra, not at this file.
+        report.longrepr = (str(collector.path), None, report.longrepr[2])
+    _name_the_extra(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: object) -> pytest.TestReport:
+    """A test that skips for a missing extra names it."""
+    report: pytest.TestReport = yield
+    _name_the_extra(report)
+    return report
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.extras import skip_reason
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -19,7 +21,7 @@ def require_docs_extra(*, module_level: bool = True) -> None:
         return
     if os.environ.get("CI"):
         raise RuntimeError("CI must install the docs extra (see .ci/run)")
-    pytest.skip("needs the docs extra: pip install -e '.[docs]'", allow_module_level=module_level)
+    pytest.skip(skip_reason(["mkdocs", "material"]), allow_module_level=module_level)
 
 
 _built: list[Path] = []

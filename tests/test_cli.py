@@ -127,3 +127,11 @@ def test_a_record_cut_short_is_named_by_line_and_column_in_whole_words(tmp_path:
             message = done.stderr.strip()
             assert message.startswith(f"troedler: {short}: {where}: not valid JSON: "), message
             assert "cut short?" in message and "..." not in message and "\n" not in message
+
+
+def test_simulate_with_fewer_players_takes_the_default_line_ups_first_seats() -> None:
+    done = _troedler("simulate", "--games", "2", "--players", "2", "--workers", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["players"] == 2
+    assert sorted(summary["bots"]) == ["greedy", "random"]

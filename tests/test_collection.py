@@ -11,6 +11,8 @@ from pathlib import Path
 
 from hypothesis import settings
 
+from tests.extras import extras_of, install_hint, is_core, source_packages
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PROPERTY = """\
@@ -42,6 +44,10 @@ def test_never():
 
 def _pytest(folder: Path, *args: str) -> str:
     shutil.copy(ROOT / "conftest.py", folder / "conftest.py")
+    # conftest.py reads which extra a module needs with tests/extras.py.
+    (folder / "tests").mkdir(exist_ok=True)
+    for name in ("__init__.py", "extras.py"):
+        shutil.copy(ROOT / "tests" / name, folder / "tests" / name)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
          "--doctest-modules", *args],
@@ -73,3 +79,67 @@ def test_every_run_tries_the_same_examples_and_a_hunt_ten_times_as_many_fresh(
     ]
     assert all(hunt.startswith("70 ") for hunt in hunts)
     assert hunts[0] != hunts[1]
+
+
+def test_every_package_the_source_imports_is_troedlers_own_dependency_or_an_extras() -> None:
+    missing = {
+        package for package in source_packages() if not is_core(package) and not extras_of(package)
+    }
+    assert not missing, f"no extra installs {sorted(missing)}: add it to pyproject.toml"
+    assert install_hint(["numpy"]) == "pip install -e '.[rl]'"
+    assert install_hint(["pyspiel", "numpy"]) == "pip install -e '.[openspiel]'"
+    assert (
+        install_hint(["jax", "optax"]) == "pip install -e '.[jax-train]'"
+    )  # through troedler[jax]
+
+
+SCRATCH = '''\
+"""A module that needs an extra.
+
+>>> 1 + 1
+2
+"""
+
+import {package}
+'''
+
+LEANS = '''\
+"""A module that needs it only through troedler.scratch.
+
+>>> 2 + 2
+4
+"""
+
+from troedler.scratch import {package}
+'''
+
+PYPROJECT = """\
+[project]
+name = "troedler"
+dependencies = ["attrs"]
+
+[project.optional-dependencies]
+test = ["pytest"]
+scratch = ["{distribution}>=1"]
+more = ["troedler[scratch]", "something-else"]
+"""
+
+
+def test_a_new_module_needing_a_missing_extra_skips_its_doctests_naming_the_extra(
+    tmp_path: Path,
+) -> None:
+    package = "no_such_package_for_troedler"
+    (tmp_path / "pyproject.toml").write_text(
+        PYPROJECT.format(distribution=package.replace("_", "-"))
+    )
+    source = tmp_path / "src" / "troedler"
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text('"""The package."""\n')
+    (source / "scratch.py").write_text(SCRATCH.format(package=package))
+    (source / "leans.py").write_text(LEANS.format(package=package))
+    (source / "plain.py").write_text('"""Needs nothing.\n\n>>> 3 + 3\n6\n"""\n')
+    output = _pytest(tmp_path, "-rs", "src")
+    hint = f"needs {package}: pip install -e '.[scratch]'"
+    assert f"src/troedler/scratch.py: {hint}" in output, output
+    assert f"src/troedler/leans.py: {hint}" in output, output
+    assert "1 passed, 2 skipped" in output, output  # plain.py's doctest ran

@@ -24,6 +24,8 @@ from typing import IO
 
 import pytest
 
+from tests.extras import skip_reason
+
 ROOT = Path(__file__).resolve().parents[1]
 OWN_PROCESS = "TROEDLER_JAX_TESTS"
 """Set in the separate process, where conftest.py collects troedler.jax's doctests."""
@@ -93,7 +95,7 @@ def stop() -> None:
         started.stop()
 
 
-@pytest.mark.skipif(bool(MISSING), reason=f"needs the jax extra ({', '.join(MISSING)} missing)")
+@pytest.mark.skipif(bool(MISSING), reason=skip_reason(MISSING))
 def test_the_jax_engine_in_a_process_of_its_own() -> None:
     start()  # if conftest.py did not (the test run some other way)
     code, output, errors = _started[0].finish()

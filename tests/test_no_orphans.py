@@ -104,7 +104,8 @@ def troedler(*args: str, cwd: Path) -> subprocess.Popen[str]:
 
 def test_a_normal_end(tmp_path: Path, number: int) -> None:
     bot = ProgramBot(spawner(tmp_path, number, "plays"))
-    assert len(sleepers(number)) == 2
+    # Each sleep is a fork of the bot until its exec: wait for both to be sleep.
+    assert wait_until(lambda: len(sleepers(number)) == 2, 10.0)
     played = play_game([bot, RandomBot()], seed=3, forfeit=True, max_rounds=2)
     assert played.failure is None
     assert none_left(number)
@@ -161,7 +162,7 @@ def test_the_process_playing_the_game_killed(tmp_path: Path, number: int) -> Non
     try:
         assert host.stdout is not None
         host.stdout.readline()
-        assert len(sleepers(number)) == 2
+        assert wait_until(lambda: len(sleepers(number)) == 2, 10.0)
     finally:
         host.kill()  # SIGKILL: it cleans nothing up itself
         host.wait(10)

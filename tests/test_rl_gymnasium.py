@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.extras import skip_reason
+
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
@@ -175,7 +177,7 @@ def test_the_rendered_view_is_the_pettingzoo_envs() -> None:
 
 @pytest.mark.skipif(
     importlib.util.find_spec("sb3_contrib") is None,
-    reason="sb3-contrib is not installed (the [train] extra; it brings torch)",
+    reason=f"{skip_reason(['sb3_contrib'])} (it brings torch)",
 )
 def test_the_documented_maskableppo_training_runs() -> None:
     text = (ROOT / "docs" / "rl.md").read_text()

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import io
+import shlex
+from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import play, position
 from troedler import legal_moves, new_game, observe
 from troedler.bots import GreedyBot, RandomBot, play_game
+from troedler.cli.play import saved_lines
 from troedler.cli.simulate import write_summary
 from troedler.io.position_text import from_position_text, position_text
 from troedler.io.records import replay
 from troedler.simulation import tournament
-from troedler.text.render import WIDTH, plural, render_scores, render_screen, wrap
+from troedler.text.render import (
+    WIDTH,
+    command_lines,
+    plural,
+    render_scores,
+    render_screen,
+    wrap,
+)
 
 NAMES = ("Ada", "greedy 1")
 
@@ -102,3 +113,39 @@ def test_the_map_fits_80_columns_with_every_cart_in_any_one_village() -> None:
         row = next(line for line in screen.splitlines() if f"{village.name} " in line)
         assert f"{village.name} ABCUPV @0123" in " ".join(row.split()), row
         assert all(len(line) <= WIDTH for line in screen.splitlines()), screen
+
+
+@pytest.mark.parametrize("finished", [False, True], ids=["left", "over"])
+def test_the_saved_game_hints_fit_the_screen_at_every_file_name_length(finished: bool) -> None:
+    for length in range(1, WIDTH + 1):
+        path = Path("saves") / ("g" * length)
+        if len(str(path)) > WIDTH:
+            break
+        lines = saved_lines(path, finished=finished)
+        assert all(len(line) <= WIDTH for line in lines), (length, lines)
+        said = " ".join(" ".join(lines).split())  # a name cut mid-word would not be found
+        assert said.startswith(f"Saved the game to {path} Watch it again with:")
+        # Each command as a shell reads it, after a backslash at the end of a line:
+        commands = [
+            shlex.split(line[line.index("troedler ") :])
+            for line in "\n".join(lines).replace(" \\\n", " ").splitlines()
+            if "troedler " in line
+        ]
+        expected = [["troedler", "replay", str(path)]]
+        if not finished:
+            expected.append(["troedler", "play", "--resume", str(path)])
+        assert commands == expected, lines
+
+
+def test_a_command_is_broken_only_between_words_and_stays_copyable() -> None:
+    words = ["troedler", "play", "--resume", "my saved game.json", "--bots", "greedy,random"]
+    for width in range(40, 100):
+        lines = command_lines("Go on with:", words, width)
+        assert all(len(line) <= width for line in lines), (width, lines)
+        text = "\n".join(lines).replace(" \\\n", " ")
+        assert shlex.split(text.split(":", 1)[1]) == words
+    assert command_lines("Go on with:", ["troedler", "x" * 90], 80) == [
+        "Go on with:",
+        "  troedler \\",
+        "x" * 90,  # longer than the line: alone, at its start
+    ]

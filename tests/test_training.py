@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.extras import skip_reason
+
 np = pytest.importorskip("numpy")
 
 from troedler import ConfigurationError, TroedlerError, legal_moves, new_game, observe  # noqa: E402
@@ -190,9 +192,7 @@ def test_the_bot_is_given_observations_and_legal_moves_only(weights: Path) -> No
         bot.choose(seen, legal_moves(seen), random.Random(0))
 
 
-@pytest.mark.skipif(
-    bool(MISSING), reason=f"needs the jax-train extra ({', '.join(MISSING)} missing)"
-)
+@pytest.mark.skipif(bool(MISSING), reason=skip_reason(MISSING))
 def test_a_short_training_run_lowers_its_loss_and_its_weights_play(tmp_path: Path) -> None:
     out, log = tmp_path / "smoke.npz", tmp_path / "smoke.jsonl"
     command = [

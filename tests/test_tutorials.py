@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.extras import skip_reason
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 # The start page, every tutorial (their index only lists them) and the pages
 # that teach by example.
@@ -95,7 +97,7 @@ def test_every_code_block_of_the_page_runs_in_order(
     if missing:
         if os.environ.get("CI"):
             pytest.fail(f"CI installs every extra, but {', '.join(missing)} is missing")
-        pytest.skip(f"{page.name} needs {', '.join(missing)} (an optional extra)")
+        pytest.skip(f"{page.name} {skip_reason([name.split('.')[0] for name in missing])}")
     code = blocks(text)
     assert code, f"{page.name} has no python block"
     monkeypatch.chdir(tmp_path)  # a page that writes a file writes it here

@@ -39,7 +39,14 @@ from troedler.core.legal import legal_moves
 from troedler.core.moves import Move
 from troedler.seat import Observation
 
-__all__ = ["BotFailure", "FailureKind", "ask_bot", "failure_message", "resume_hint"]
+__all__ = [
+    "BotFailure",
+    "FailureKind",
+    "ask_bot",
+    "failure_message",
+    "resume_advice",
+    "resume_hint",
+]
 
 WHAT_IT_DID: dict[FailureKind, str] = {
     "raised": "raised an error",
@@ -152,13 +159,25 @@ def resume_hint(
     person's seat), as ``troedler play --bots`` takes them; the command
     names the others' bots in seat order, the failed one replaced.
     """
+    intro, command = resume_advice(path, bots, seat, replacement)
+    return f"{intro} {shlex.join(command)}"
+
+
+def resume_advice(
+    path: str | Path, bots: Sequence[str | None], seat: int, replacement: str = "greedy"
+) -> tuple[str, list[str]]:
+    """:func:`resume_hint` in two parts, for a screen that lays them out:
+    the sentence, and the command's words.
+
+    >>> resume_advice("my game.json", [None, "greedy"], 1)[1]
+    ['troedler', 'play', '--resume', 'my game.json', '--bots', 'greedy']
+    """
     others = [
         replacement if number == seat else text
         for number, text in enumerate(bots)
         if text is not None
     ]
     return (
-        f"The game is saved with every move before it; to go on with another bot in "
-        f"seat {seat}: troedler play --resume {shlex.quote(str(path))} "
-        f"--bots {shlex.quote(','.join(others))}"
+        f"The game is saved with every move before it; to go on with another bot in seat {seat}:",
+        ["troedler", "play", "--resume", str(path), "--bots", ",".join(others)],
     )

@@ -178,7 +178,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         metavar="BOT,BOT,...",
-        help="bots in seat order, rotated each game (default greedy,random,random,random); "
+        help="bots in seat order, rotated each game (default greedy,random,random,random, "
+        "its first seats with fewer --players); "
         "fewer bots than players are repeated. A bot is random, greedy, ismcts or "
         "ismcts:N (N iterations a move), a network's weight file as neural:PATH, or your "
         "own as module:Class or module:Class:ARG "
@@ -354,6 +355,9 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.bots is not None:
         given["bots"] = bots_option(args.bots)
     settings = run_settings(given, args.out, args.resume, DEFAULTS)
+    if args.bots is None and not args.resume and settings["players"] is not None:
+        # --players 2 alone: the default line-up's first seats, greedy and random.
+        settings["bots"] = settings["bots"][: settings["players"]]
     if settings["players"] is None:
         settings["players"] = len(settings["bots"])
     if args.scheduler is not None:

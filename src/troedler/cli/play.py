@@ -21,7 +21,7 @@ from pathlib import Path
 
 from troedler.bots import BOTS, Bot
 from troedler.bots.base import bot_rng, check_players, limit_move_times, tell_game_over
-from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_hint
+from troedler.bots.failure import BotFailure, ask_bot, failure_message, resume_advice
 from troedler.cli.replay import broken_json
 from troedler.core.chance import new_game, seed_answers
 from troedler.core.errors import ConfigurationError, FormatError, IllegalMoveError, TroedlerError
@@ -37,6 +37,7 @@ from troedler.simulation.lineup import bot_from_text
 from troedler.text.render import (
     HEIGHT,
     WIDTH,
+    command_lines,
     group_moves,
     pile_numbers,
     plural,
@@ -290,12 +291,33 @@ def _play(
         write(f"Could not save the game: {error}")
         return status or 1
     if failure is not None:
-        write(resume_hint(path, texts, failure.seat))
+        _write_lines(write, command_lines(*resume_advice(path, texts, failure.seat)))
         return status
-    write(f"Saved the game to {path}; watch it again with: troedler replay {path}")
-    if not game.state.is_over:
-        write(f"Continue it with: troedler play --resume {path}")
+    _write_lines(write, saved_lines(path, finished=game.state.is_over))
     return status
+
+
+def saved_lines(path: Path, *, finished: bool) -> list[str]:
+    """Where the game was saved and how to watch it or go on with it, in
+    lines of the screen's width, broken between words: a file name is never
+    cut, and each command can be copied as it stands.
+
+    >>> for line in saved_lines(Path("game.json"), finished=False):
+    ...     print(line)
+    Saved the game to game.json
+    Watch it again with: troedler replay game.json
+    Continue it with: troedler play --resume game.json
+    """
+    lines = wrap(f"Saved the game to {path}", indent=0)  # no full stop: a name may fill the line
+    lines += command_lines("Watch it again with:", ["troedler", "replay", str(path)])
+    if not finished:
+        lines += command_lines("Continue it with:", ["troedler", "play", "--resume", str(path)])
+    return lines
+
+
+def _write_lines(write: Callable[[str], None], lines: list[str]) -> None:
+    for line in lines:
+        write(line)
 
 
 def _refuse_existing(path: Path) -> None:

@@ -11,6 +11,7 @@ the legal moves grouped by kind. :func:`render_scores` is the final table.
 from __future__ import annotations
 
 import os
+import shlex
 import textwrap
 from collections.abc import Sequence
 from typing import TextIO
@@ -38,6 +39,7 @@ __all__ = [
     "HEIGHT",
     "WIDTH",
     "Ink",
+    "command_lines",
     "group_moves",
     "pile_numbers",
     "plural",
@@ -170,6 +172,44 @@ def wrap(text: str, indent: int = 2, width: int = WIDTH) -> list[str]:
         break_long_words=False,
         break_on_hyphens=False,
     ) or [""]
+
+
+def command_lines(intro: str, command: Sequence[str], width: int = WIDTH) -> list[str]:
+    """``intro`` and a shell ``command`` (its words), in lines of at most
+    ``width`` wherever the words allow.
+
+    The intro is wrapped between words. The command follows it on its last
+    line if it fits there; else it starts a line of its own, indented, and
+    goes on to the next line after `` \\``, so that it can be copied as it
+    stands. A word too long for an indented line (a long file name) stands
+    alone at the start of its line.
+
+    >>> command_lines("Watch it again with:", ["troedler", "replay", "game.json"])
+    ['Watch it again with: troedler replay game.json']
+    >>> for line in command_lines("Continue it with:", ["troedler", "play", "--resume", "a" * 70]):
+    ...     print(line)
+    Continue it with:
+      troedler play --resume \\
+      aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+    """
+    lines = wrap(intro, indent=0, width=width)
+    words = [shlex.quote(word) for word in command]
+    text = " ".join(words)
+    if len(lines[-1]) + 1 + len(text) <= width:
+        lines[-1] = f"{lines[-1]} {text}"
+        return lines
+    indent = "  "
+    more = " \\"  # the shell reads the next line as more of the command
+    line = indent + words[0]
+    for number, word in enumerate(words[1:], start=2):
+        room = 0 if number == len(words) else len(more)
+        if len(line) + 1 + len(word) + room <= width:
+            line = f"{line} {word}"
+            continue
+        lines.append(line + more)
+        line = (indent if len(indent) + len(word) + room <= width else "") + word
+    lines.append(line)
+    return lines
 
 
 def _shorten(text: str, width: int = WIDTH) -> str:
