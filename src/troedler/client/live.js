@@ -400,6 +400,9 @@
 
   function render() {
     if (!state) return;
+    // What the page shows, for whoever reads it (a test, a person's tools).
+    document.body.dataset.version = String(version);
+    document.body.dataset.status = state.status || "";
     const v = view();
     const names = v.names;
     const p = state.position;
