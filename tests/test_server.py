@@ -26,6 +26,7 @@ from troedler import (
     replay,
 )
 from troedler.cli import main
+from troedler.client import asset, replay_html
 from troedler.server.protocol import map_for
 
 
@@ -465,3 +466,36 @@ def test_serve_refuses_a_database_it_cannot_use(capsys: pytest.CaptureFixture[st
     assert "must be a file" in capsys.readouterr().err
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--max-waiting", "0"]) == 2
+
+
+def test_the_page_and_its_files_are_served_under_a_strict_policy(served: Served) -> None:
+    page = served.http.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "http" not in policy
+    # The page is the client package's own file, and names only its own files.
+    assert page.text == asset("page.html")
+    for name in ("client.css", "draw.js", "live.js", "replay.js"):
+        answer = served.http.get(f"/client/{name}")
+        assert answer.status_code == 200 and answer.text == asset(name)
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    for other in ("page.html", "..%2Fapp.py", "__init__.py"):
+        assert served.http.get(f"/client/{other}").status_code == 404
+    about = served.http.get("/api/server").json()
+    assert about["local"] is False and "greedy" in about["bots"] and "token" not in about
+
+
+def test_a_finished_matchs_replay_page_is_the_client_built_from_its_record(
+    served: Served,
+) -> None:
+    match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
+    seat = Client(served, match, str(served.join(match, "ann")["token"]))
+    refused = served.http.get(f"/api/matches/{match}/replay")
+    assert refused.status_code == 409 and refused.json()["code"] == "not_over"
+    Game([seat], seed=2).run()
+    page = served.http.get(f"/api/matches/{match}/replay")
+    assert page.status_code == 200
+    record = GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text)
+    assert page.text == replay_html(record)
+    seat.close()
