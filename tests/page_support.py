@@ -64,6 +64,18 @@ return out;
 """
 
 
+# The smallest village name and goods letter of the map as drawn, in CSS pixels.
+BOARD_TEXT = """
+const svg = document.querySelector('#board svg');
+const r = svg.getBoundingClientRect();
+const box = svg.viewBox.baseVal;
+const scale = Math.min(r.width / box.width, r.height / box.height);
+const least = (css) => Math.min(...[...svg.querySelectorAll(css)].map(
+  (t) => parseFloat(t.getAttribute('font-size')) * scale));
+return [least('.village-name'), least('.good-letter')];
+"""
+
+
 @contextlib.contextmanager
 def window(folder: Path, size: tuple[int, int]) -> Iterator[Any]:
     """A Chromium window of ``size`` CSS pixels (a phone below 600 wide)."""

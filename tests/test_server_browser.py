@@ -22,6 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.page_support import (
+    BOARD_TEXT,
     DESKTOP,
     PHONE,
     TAP_TARGETS,
@@ -125,8 +126,10 @@ def test_two_windows_play_a_match_and_its_rematch_by_tapping_while_a_third_watch
         sides = bob.execute_script(TAP_TARGETS, True)
         assert sides and min(side for _, side in sides) >= 44, sides
         assert bob.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
-        # ann's game on a desktop fits the window: the page does not scroll.
+        # ann's game on a desktop fits the window: the page does not scroll;
+        # the map's village names and goods letters read at 11 pixels or more.
         assert ann.execute_script("return document.documentElement.scrollHeight") <= DESKTOP[1]
+        assert min(ann.execute_script(BOARD_TEXT)) >= 11
         decisions = _play(served, match, [ann, bob], watcher, rng)
         for count, width in zip(decisions, (DESKTOP[0], PHONE[0]), strict=True):
             print(f"match at {width} px: {count.in_view} of {count.seen} decisions in view")

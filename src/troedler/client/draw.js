@@ -103,21 +103,24 @@ const Troedler = (() => {
 
   // ---- the map -------------------------------------------------------------
 
-  const BOX_W = 144;
-  const TOKEN = 19;
-  const TOKEN_STEP = 21;
+  // Sizes in the picture's units: at 1,400 by 900 pixels the picture is
+  // drawn at about two thirds of them, so names and letters read at 11
+  // pixels or more.
+  const BOX_W = 148;
+  const TOKEN = 20;
+  const TOKEN_STEP = 22;
   const PER_ROW = 6;
-  const NAME_SIZE = 16;
-  const LETTER_SIZE = 15;
+  const NAME_SIZE = 17.5;
+  const LETTER_SIZE = 16.5;
   const CART_STEP = 30;
   const PARALLEL_GAP = 11;
-  const MARGIN_X = 90;
-  const MARGIN_TOP = 80;
-  const MARGIN_BOTTOM = 60;
+  const MARGIN_X = 84;
+  const MARGIN_TOP = 68;
+  const MARGIN_BOTTOM = 42;
 
   function boxHeight(goods) {
     const rows = Math.max(1, Math.ceil(goods.replace(/-/g, "").length / PER_ROW));
-    return Math.max(58, 32 + rows * TOKEN_STEP);
+    return Math.max(58, 34 + rows * TOKEN_STEP);
   }
 
   function mapSize(table) {
@@ -232,10 +235,10 @@ const Troedler = (() => {
         "stroke-width": reachable.has(village.name) ? 5 : colour ? 4 : 1.5,
         class: "village-box"}));
       if (colour) {
-        group.append(s("path", {d: `M${left + 2} ${top + 24}V${top + 10}a8 8 0 0 1 8 -8` +
-          `H${left + BOX_W - 10}a8 8 0 0 1 8 8V${top + 24}Z`, fill: colour}));
+        group.append(s("path", {d: `M${left + 2} ${top + 26}V${top + 10}a8 8 0 0 1 8 -8` +
+          `H${left + BOX_W - 10}a8 8 0 0 1 8 8V${top + 26}Z`, fill: colour}));
       }
-      group.append(s("text", {x: village.x, y: top + 19, "font-size": NAME_SIZE,
+      group.append(s("text", {x: village.x, y: top + 20, "font-size": NAME_SIZE,
         "font-weight": "bold", "text-anchor": "middle", fill: colour ? "#ffffff" : ink,
         class: "village-name"}, village.name));
       if (village.number) {
@@ -249,7 +252,7 @@ const Troedler = (() => {
         const row = Math.floor(k / PER_ROW), col = k % PER_ROW;
         const inRow = Math.min(PER_ROW, tokens.length - row * PER_ROW);
         const tx = village.x - (inRow * TOKEN_STEP - (TOKEN_STEP - TOKEN)) / 2 + col * TOKEN_STEP;
-        const ty = top + 30 + row * TOKEN_STEP;
+        const ty = top + 31 + row * TOKEN_STEP;
         const good = goodOf(table, code);
         if (delivered.includes(code)) {
           delivered = delivered.filter((c, i) => i !== delivered.indexOf(code));
@@ -260,7 +263,7 @@ const Troedler = (() => {
           s("title", null, good ? good.name : code),
           s("rect", {x: tx, y: ty, width: TOKEN, height: TOKEN, rx: 4,
             fill: good ? good.colour : ink}),
-          s("text", {x: tx + TOKEN / 2, y: ty + 14.5, "font-size": LETTER_SIZE,
+          s("text", {x: tx + TOKEN / 2, y: ty + 15.5, "font-size": LETTER_SIZE,
             "font-weight": "bold", "text-anchor": "middle", fill: "#ffffff",
             class: "good-letter"}, code)));
       });
