@@ -41,7 +41,13 @@ const shown = (e) => e.getClientRects().length > 0;
 const hand = [...document.querySelectorAll('#hand > *')].filter(shown);
 const moves = [...document.querySelectorAll('#moves button, #choices button')].filter(shown);
 const line = document.getElementById('turn-line');
+const rows = new Set(hand.map((e) => Math.round(e.getBoundingClientRect().top)));
 return {
+  discarding: shown(document.getElementById('discard-note')),
+  handRows: rows.size,
+  between: [...document.getElementById('hand').children].some((e) => e.tagName !== 'BUTTON'),
+  kept: hand.filter((e) => e.classList.contains('kept')).length,
+  reasons: document.querySelectorAll('#refusals li').length,
   hand: hand.length > 0 && hand.every(inView),
   moves: moves.length > 0 && moves.every(inView),
   clock: inView(line),
@@ -123,10 +129,17 @@ class Decisions:
         self.seen = 0
         self.in_view = 0
         self.out: list[dict[str, Any]] = []
+        self.discards = 0
+        """Decisions over the hand limit: the hand stays in at most two rows,
+        the engine's reasons under it, never between its cards."""
 
     def measure(self, driver: Any, timed: bool) -> None:
         found = driver.execute_script(DECISION)
         self.seen += 1
+        if found["discarding"]:
+            self.discards += 1
+            assert found["handRows"] <= 2 and not found["between"], found
+            assert (found["kept"] > 0) == (found["reasons"] > 0), found
         clock = found["clock"] and (not timed or ":" in found["clockText"])
         if found["hand"] and found["moves"] and clock:
             self.in_view += 1

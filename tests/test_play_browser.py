@@ -108,7 +108,10 @@ def test_a_whole_local_game_tapped_at_390_then_a_new_game_stopped_and_resumed(
             rng=random.Random(3),
         )
         count = decisions[0]
-        print(f"local game at 390 px: {count.in_view} of {count.seen} decisions in view")
+        print(
+            f"local game at 390 px: {count.in_view} of {count.seen} decisions in view, "
+            f"{count.discards} of them over the hand limit"
+        )
         assert count.seen > 10 and count.in_view == count.seen, count.out
         # The end: the scoring, and a new game with the same bots.
         wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed())

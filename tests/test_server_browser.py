@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -229,3 +230,44 @@ def _no_overflow(driver: Any, width: int) -> None:
     # the moves' buttons are there for each of its villages.
     sides = driver.execute_script(TAP_TARGETS, False)
     assert sides and min(side for _, side in sides) >= 44, sides
+
+
+def test_the_page_reconnects_after_a_restart_and_finds_my_match_again(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    with socket.socket() as probe:  # the same address before and after the restart
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = Served(database_url("sqlite", tmp_path), tmp_path, "--port", str(port))
+    request.addfinalizer(served.kill)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(served.url)
+        wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+        driver.find_element(By.ID, "my-name").send_keys("dee")
+        Select(driver.find_element(By.CSS_SELECTOR, "#seat-kinds select")).select_by_value("greedy")
+        driver.find_element(By.ID, "create").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"))
+        match = driver.current_url.split("#match=")[1]
+        notice = driver.find_element(By.ID, "connection")
+        assert not notice.is_displayed()
+        served.stop()
+        wait(driver, lambda d: notice.is_displayed())
+        served.start()
+        wait(driver, lambda d: not notice.is_displayed())
+        # The match goes on where it was: a move tapped now is made.
+        before = served.show(match)["version"]
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"))
+        driver.find_element(By.CSS_SELECTOR, "#moves button").click()
+        wait(driver, lambda d: served.show(match)["version"] > before)
+        # The lobby's "my matches" finds it again, in this browser.
+        driver.find_element(By.ID, "to-lobby").click()
+        button = wait(
+            driver,
+            lambda d: d.find_element(By.CSS_SELECTOR, f'#my-matches button[data-match="{match}"]'),
+        )
+        assert button.text == "go on"
+        button.click()
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        # No error but the connections refused while the server was stopped.
+        assert [e for e in errors(driver) if "ERR_CONNECTION_REFUSED" not in e] == []
+    assert served.stop() == 0

@@ -113,3 +113,29 @@ def test_a_position_is_the_bot_protocols_observation_written_once(players: int) 
             break
         state = apply_move(state, rng.choice(legal_moves(state)))
     assert checked > 500
+
+
+def test_T7_every_card_that_may_not_be_discarded_has_the_engines_reason() -> None:
+    # Over the hand limit, each card of the hand that no legal move discards
+    # comes with the engine's own refusal, every copy of it (the second
+    # special feed as the first); each card a move discards comes with none.
+    checked = twice = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = new_game(3, seed=seed)
+        while not state.is_over:
+            seat = state.current_player
+            if state.turn.discards_due and seat is not None:
+                position = position_for(state, seat, "perfect")
+                hand = position["players"][seat]["hand"]
+                refusals = position["discard_refusals"]
+                may_go = {m["card"] for m in position["moves"] if m["type"] == "discard_card"}
+                assert len(refusals) == len(hand)
+                for card, reason in zip(hand, refusals, strict=True):
+                    assert (reason is None) == (card in may_go), (card, reason)
+                    assert reason is None or reason.startswith("T7: ")
+                kept = [card for card, reason in zip(hand, refusals, strict=True) if reason]
+                twice += kept.count("feed") >= 2
+                checked += 1
+            state = apply_move(state, rng.choice(legal_moves(state)))
+    assert checked > 50 and twice > 0
