@@ -354,8 +354,9 @@ const Troedler = (() => {
       rows.push(h("div", {class: "row played"}, h("span", {class: "label"}, "played now"),
         cards(table, played)));
     }
-    return h("section", {class: "hands"},
-      h("h3", null, everyone ? "Hands" : "The others' hands"), rows);
+    const others = !everyone && position.seat !== null;
+    return h("section", {class: "hands"}, h("h3", null, others ? "The others' hands" : "Hands"),
+      rows);
   }
 
   function pilesSection(view) {
@@ -481,9 +482,11 @@ const Troedler = (() => {
           row.append(button);
         } else {
           const cheapest = Math.min(...members.map((m) => m.feed_cost));
+          // Under its group's heading a feed move is named by its village alone.
+          const label = group.type === "play_feed_move" ? members[0].to : head;
           const button = h("button", {type: "button",
             class: "option" + (cheapest ? " feed" : ""), "data-option": head},
-          head + " …", feedBadge(cheapest));
+          label + " …", feedBadge(cheapest));
           button.addEventListener("click", () => choose(head, members));
           row.append(button);
         }
