@@ -84,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     one.add_argument("--elo0", type=float, default=0.0)
     one.add_argument("--elo1", type=float, default=20.0)
     one.add_argument("--max-pairs", type=int, default=1500)
+    one.add_argument("--test-minutes", type=float, default=45.0)
     one.add_argument("--batch-pairs", type=int, default=10)
     one.add_argument("--measure-deals", type=int, default=100)
     one.add_argument("--workers", type=int, default=1)
@@ -123,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             train_minutes=args.train_minutes,
             sprt=SPRT(elo0=args.elo0, elo1=args.elo1, support=support),
             max_pairs=args.max_pairs,
+            test_minutes=args.test_minutes,
             batch_pairs=args.batch_pairs,
             measure_deals=args.measure_deals,
             workers=args.workers,

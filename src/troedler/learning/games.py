@@ -85,9 +85,9 @@ def line_of(report: GameReport, kind: str = "play") -> GameLine:
         raise ConfigurationError("the report holds no record: play with keep_records")
     record = GameRecord.from_json(report.record)
     players = record.rules.num_players
-    state = new_game(players, seed=record.seed, starting_dealer=record.starting_dealer)
     if record.starting_dealer != 0:
         raise ConfigurationError("game lines start with dealer 0, as runs deal their games")
+    state = new_game(players, seed=record.seed)
     layout = action_layout()
     actions = []
     for text in record.moves:

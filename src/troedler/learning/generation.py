@@ -94,6 +94,8 @@ class Settings:
     sprt: SPRT = attrs.field(factory=SPRT)
     max_pairs: int = 1500
     """The SPRT stops undecided after this many pairs (the network is not kept)."""
+    test_minutes: float = 45.0
+    """... or after this much time spent in the test phase."""
     batch_pairs: int = 10
     measure_deals: int = 100
     """Deals played by an accepted network against the greedy bot (2 players:
@@ -397,7 +399,11 @@ class Generation:
         candidate = load_value_network(self.work / "candidate.npz")
         scores: list[float] = self.state.setdefault("sprt_scores", [])
         verdict, _ = s.sprt.run(scores)
-        while verdict is None and len(scores) < s.max_pairs:
+        while (
+            verdict is None
+            and len(scores) < s.max_pairs
+            and self.state["elapsed"]["test"] < s.test_minutes * 60
+        ):
             started = time.monotonic()
             first = len(scores)
             pairs = list(range(first, min(s.max_pairs, first + s.batch_pairs)))
@@ -514,6 +520,7 @@ class Generation:
                 "label_iterations": s.labelling.iterations,
                 "label_share": s.labelling.share,
                 "chunk_games": s.chunk_games,
+                "max_pairs": s.max_pairs,
                 "fitting": attrs.asdict(s.fitting),
             },
             "minutes": {k: round(v / 60, 1) for k, v in state["elapsed"].items()},
