@@ -35,6 +35,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from troedler.bots.greedy import evaluate
 from troedler.bots.neural import FORMAT as POLICY_FORMAT
 from troedler.bots.neural import NeuralBot, WeightsError, read_archive
 from troedler.bots.value import ValueNetwork, load_value_network
@@ -47,6 +48,7 @@ from troedler.encoding.tensors import TensorEncoder
 from troedler.seat import Observation, determinize
 
 __all__ = [
+    "DISCARD_SHORTLIST",
     "SHIPPED_PLAYERS",
     "Decision",
     "LearnedBot",
@@ -61,6 +63,10 @@ SHIPPED_PLAYERS = (2, 4)
 """The player counts whose networks ship with troedler."""
 
 _END_TURN = EndTurn()
+
+DISCARD_SHORTLIST = 12
+"""Past this many ways to discard down to the hand limit, the network values
+only the best of them by greedy's evaluation (a move's time stays in bounds)."""
 
 
 def shipped_path(players: int) -> Path:
@@ -134,9 +140,17 @@ class Valuer:
         """The best way for ``seat`` to discard down to the hand limit (T7):
         its score, the first discard, and the position after the last one. As
         :func:`~troedler.bots.greedy.best_discards` does, every path of
-        discards is tried and the first of equals kept."""
+        discards is tried and the first of equals kept; past
+        :data:`DISCARD_SHORTLIST` paths, the network values only the best of
+        them by greedy's evaluation."""
         leaves: list[tuple[Move, GameState]] = []
         self._discard_leaves(state, None, leaves)
+        if len(leaves) > DISCARD_SHORTLIST:
+            # Many paths: the network values those greedy's evaluation likes
+            # best (ties kept), which always hold greedy's own choice.
+            quick = [evaluate(leaf, seat) for _, leaf in leaves]
+            cut = sorted(quick, reverse=True)[DISCARD_SHORTLIST - 1]
+            leaves = [leaf for leaf, value in zip(leaves, quick, strict=True) if value >= cut]
         scores = self.scores([leaf for _, leaf in leaves], seat)
         best = 0
         for i in range(1, len(leaves)):
