@@ -31,7 +31,7 @@ from troedler.learning.sprt import (  # noqa: E402
     play_pairs,
     score_to_elo,
 )
-from troedler.learning.verify import verify_log  # noqa: E402
+from troedler.learning.verify import curve, verify_log  # noqa: E402
 
 
 def batch(rng: Any, tensor_size: int) -> dict[str, Any]:
@@ -231,6 +231,10 @@ def test_the_record_s_verdicts_are_replayed_from_its_games(tmp_path: Path) -> No
     assert {"play", "sprt"} <= kinds
     ((generation, same, how),) = verify_log(run.log_path(), run.games_dir())
     assert generation == 1 and same, how
+    table = curve(run.log_path()).splitlines()
+    assert len(table) == 3 and table[2].startswith(
+        f"| 1 | 0 | 6 | {line['samples']['decisions']} |"
+    )
     if line["sprt"]["verdict"] == "accepted":
         accepted = load_value_network(weights)
         assert accepted.generation == 1 and "against_greedy" in line

@@ -7,7 +7,8 @@ Commands:
 - ``generation --players N --work DIR ...``: run or resume one generation
   to its verdict and write its record (``--help`` lists the settings);
 - ``verify --players N``: replay a record's SPRT games and check each
-  generation's verdict.
+  generation's verdict;
+- ``curve --players N``: the record's generations as a Markdown table.
 
 Numerical libraries are held to one thread per process (unless the
 environment says otherwise): a run's parallelism is its worker processes,
@@ -36,7 +37,7 @@ from troedler.learning.games import line_of  # noqa: E402
 from troedler.learning.generation import Settings, run_generation  # noqa: E402
 from troedler.learning.labels import Labelling  # noqa: E402
 from troedler.learning.sprt import SPRT  # noqa: E402
-from troedler.learning.verify import verify_log  # noqa: E402
+from troedler.learning.verify import curve, verify_log  # noqa: E402
 from troedler.simulation.games import GameSpec  # noqa: E402
 from troedler.simulation.runners import run_games  # noqa: E402
 
@@ -92,12 +93,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     check = commands.add_parser("verify", help="replay a record's SPRT games")
     check.add_argument("--players", type=int, required=True)
     check.add_argument("--record", type=Path, default=RECORD)
+    table = commands.add_parser("curve", help="the record's generations as a Markdown table")
+    table.add_argument("--players", type=int, required=True)
+    table.add_argument("--record", type=Path, default=RECORD)
     args = parser.parse_args(argv)
     try:
         if args.command == "init":
             network = greedy_network(args.players, seed=args.seed)
             save_value_network(args.out, network, greedy_positions(args.players))
             _say(f"wrote {args.out}")
+            return 0
+        if args.command == "curve":
+            print(curve(args.record / f"log-{args.players}p.jsonl"))
             return 0
         if args.command == "verify":
             record: Path = args.record

@@ -16,7 +16,7 @@ from typing import Any
 from troedler.learning.games import GameLine, read_lines, replay_line, shares
 from troedler.learning.sprt import CANDIDATE, SPRT, interval
 
-__all__ = ["pair_scores", "verify_log"]
+__all__ = ["curve", "pair_scores", "verify_log"]
 
 
 def _game_score(line: GameLine) -> float:
@@ -66,3 +66,35 @@ def verify_log(log: Path, games: Path) -> Iterator[tuple[int, bool, str]]:
             f"replayed {len(scores)} pairs: {found} after {pairs}, score {mean:.4f} "
             f"(log: {test['verdict']} after {test['pairs']}, score {test['score']})",
         )
+
+
+def curve(log: Path) -> str:
+    """The generations of a record's ``log`` as a Markdown table, as docs/rl.md shows it."""
+    import json  # noqa: PLC0415
+
+    rows = [
+        "| generation | against | games | decisions labelled | SPRT | pairs | score (95%) "
+        "| against greedy (95%) | minutes (play, train, test) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for text in log.read_text().splitlines():
+        if not text.strip():
+            continue
+        line = json.loads(text)
+        test = line["sprt"]
+        low, high = test["score_95"]
+        greedy = line.get("against_greedy")
+        shown = "\u2013"
+        if greedy is not None:
+            g_low, g_high = greedy["score_95"]
+            shown = (
+                f"{greedy['score']:.1%} ({g_low:.1%}\u2013{g_high:.1%}), {greedy['games']} games"
+            )
+        minutes = line["minutes"]
+        rows.append(
+            f"| {line['generation']} | {line['baseline_generation']} | {line['games']} "
+            f"| {line['samples']['decisions']} | {test['verdict']} | {test['pairs']} "
+            f"| {test['score']:.1%} ({low:.1%}\u2013{high:.1%}) | {shown} "
+            f"| {minutes['play']:g}, {minutes['train']:g}, {minutes['test']:g} |"
+        )
+    return "\n".join(rows)
