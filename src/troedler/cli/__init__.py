@@ -100,7 +100,8 @@ def _parser() -> argparse.ArgumentParser:
         help="the other seats' bots in seat order, repeated as needed (default greedy; "
         "with --resume: the bundled bots the record's seats are named after, and any "
         "seat's bot may be replaced); as in simulate, a bot is random, greedy, ismcts, "
-        "ismcts:N, a network's weight file as neural:PATH, your own as module:Class or "
+        "ismcts:N, neural (the learned bot, 2 or 4 players), a network's weight file as "
+        "neural:PATH, your own as module:Class or "
         "module:Class:ARG (the module looked for in the current directory too), or a "
         "program as exec:COMMAND or exec:SECONDS:COMMAND "
         f"(SECONDS a move, default {MOVE_TIME:g}; docs/protocol.md)",
@@ -180,7 +181,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BOT,BOT,...",
         help="bots in seat order, rotated each game (default greedy,random,random,random); "
         "fewer bots than players are repeated. A bot is random, greedy, ismcts or "
-        "ismcts:N (N iterations a move), a network's weight file as neural:PATH, or your "
+        "ismcts:N (N iterations a move), neural (the learned bot, 2 or 4 players), a "
+        "network's weight file as neural:PATH, or your "
         "own as module:Class or module:Class:ARG "
         "(Class called with the text ARG; the module is looked for in the current directory "
         "too), or a program that speaks docs/protocol.md as exec:COMMAND or "
