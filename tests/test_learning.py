@@ -263,7 +263,7 @@ def test_held_out_losses_fall_when_training_on_a_search_s_labels(tmp_path: Path)
     save_value_network(weights, greedy_network(2, hidden=(16, 8)))
     run = settings(tmp_path, weights)
     run = attrs.evolve(
-        run, games=20, chunk_games=10, fitting=Fitting(epochs=6, batch_decisions=16), max_pairs=1
+        run, games=10, chunk_games=10, fitting=Fitting(epochs=4, batch_decisions=16), max_pairs=1
     )
     line = run_generation(run, say=lambda _: None)
     before, after = line["losses"]["before"], line["losses"]["after"]
