@@ -1,7 +1,8 @@
 """A ladder: a round robin of bots in 2-, 3- and 4-player games, rated with openskill.
 
 Every set of 2, 3 and 4 distinct bots of the pool plays ``--games-N`` games
-of N players (seats rotated every game, as every tournament does), on
+of N players, seats rotated every game as every tournament does (a bot with
+no network for N players, as ``neural`` has none for 3, sits those out), on
 local processes (``--workers``) or a Dask cluster (``--scheduler``). Each
 finished game then updates the bots' ratings with openskill's
 Plackett-Luce model, in a fixed order (player count, line-up, game), so the
@@ -33,17 +34,32 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from troedler.core.errors import ConfigurationError
 from troedler.simulation import GameReport, Tournament
+from troedler.simulation.lineup import entrant
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ladder.jsonl"
 DEFAULT_BOTS = (
     "random",
     "greedy",
     "ismcts:25",
+    "neural",
     f"exec:python3 {Path('examples') / 'delivery_bot.py'}",
     *([f"exec:node {Path('examples') / 'collector_bot.js'}"] if shutil.which("node") else []),
 )
 """The bundled bots, and the example programs (the Node.js one where node is installed)."""
+
+
+def plays(bot: str, players: int) -> bool:
+    """Whether ``bot`` plays games of ``players``: a bot made for other player
+    counts (``neural`` has no three-player network) sits out those line-ups.
+    A bot that cannot be made at all is refused, whatever the count."""
+    entrant(bot)
+    try:
+        entrant(bot, players)
+    except ConfigurationError:
+        return False
+    return True
 
 
 def ranks(report: GameReport) -> list[int] | None:
@@ -77,7 +93,8 @@ def play_ladder(
     """Every game of the round robin: (player count, line-up, report), in a fixed order."""
     played = []
     for players, count in sorted(games.items()):
-        for line_up in itertools.combinations(bots, players):
+        seated = [bot for bot in bots if plays(bot, players)]
+        for line_up in itertools.combinations(seated, players):
             run = Tournament(list(line_up), seed=seed, max_rounds=max_rounds)
             reports = list(run.play(count, workers=workers, scheduler=scheduler))
             reports.sort(key=lambda report: report.index)

@@ -65,3 +65,40 @@ def test_the_instruction_count_script_plays_the_env_and_the_engine() -> None:
         check=False,
     )
     assert refused.returncode == 2 and "invalid choice" in refused.stderr
+
+
+def test_the_sprt_benchmark_accepts_a_far_stronger_bot_and_measures_a_table() -> None:
+    pytest.importorskip("numpy")
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "sprt.py"), "greedy", "random", "--elo1", "100",
+         "--batch", "4", "--workers", "1", "--max-pairs", "40"],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["verdict"] == "accepted" and figures["pairs"] <= 40
+    assert figures["games"] == 2 * figures["pairs"] and figures["score"] > 0.6
+    low, high = figures["score_95"]
+    assert low <= figures["score"] <= high
+    table = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "sprt.py"), "neural", "greedy", "--players", "4",
+         "--table", "--pairs", "1", "--workers", "1"],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    figures = json.loads(table.stdout.strip().splitlines()[-1])
+    assert figures["verdict"] is None and figures["games"] == 4 and figures["deals"] == 1
+    assert 0 <= figures["score"] <= 1
+
+
+def test_the_learned_bot_benchmark_reports_move_times_and_a_generation_s_rates() -> None:
+    pytest.importorskip("numpy")
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "learned.py"), "--quick"],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    for players in (2, 4):
+        times = figures[f"move_{players}p"]
+        assert times["decisions"] > 0 and 0 < times["mean_ms"] <= times["p99_ms"] <= times["max_ms"]
+        rates = figures[f"generation_{players}p"]
+        assert rates["games"] == 1 and rates["games_per_s"] > 0
+        assert rates["decisions_labelled"] > 0 and rates["labelled_per_s"] > 0

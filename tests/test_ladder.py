@@ -13,6 +13,7 @@ import attrs
 import pytest
 
 from troedler.bots.base import BotFailure
+from troedler.core.errors import ConfigurationError
 from troedler.simulation import GameReport
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,3 +69,21 @@ def test_a_small_ladder_with_a_program_bot_rates_every_bot() -> None:
     ordinals = [row["ordinal"] for row in figures["table"]]
     assert ordinals == sorted(ordinals, reverse=True)
     assert "| bot | rating mu ± sigma | mu - 3 sigma |" in result.stdout
+
+
+def test_a_bot_without_a_network_for_a_player_count_sits_those_line_ups_out() -> None:
+    pytest.importorskip("openskill")
+    pytest.importorskip("numpy")
+    ladder = ladder_module()
+    assert ladder.plays("neural", 2) and ladder.plays("neural", 4)
+    assert not ladder.plays("neural", 3) and ladder.plays("greedy", 3)
+    with pytest.raises(ConfigurationError, match="wizard"):
+        ladder.plays("wizard", 2)  # a bot that cannot be made is refused, not skipped
+    played = ladder.play_ladder(
+        ["random", "greedy", "neural", "ismcts:4"], {3: 1}, seed=1, workers=1, scheduler=None,
+        max_rounds=30,
+    )  # fmt: skip
+    assert [line_up for _, line_up, _ in played] == [("random", "greedy", "ismcts:4")]
+    pool = ["random", "greedy", "neural", "ismcts:4"]
+    rows = {row["bot"]: row for row in ladder.table(pool, played)}
+    assert rows["neural"]["games_3p"] == 0 and rows["neural"]["win_share_3p"] is None

@@ -32,6 +32,7 @@ ALLOWED = {
     "text": KERNEL,
     "bots": KERNEL | {"encoding"},
     "simulation": KERNEL | {"bots"},
+    "learning": KERNEL | {"encoding", "bots", "simulation"},
     "adapters": KERNEL | {"encoding", "bots", "simulation", "text"},
     "web": KERNEL | {"bots", "simulation", "svg", "text"},
     "jax": KERNEL | {"encoding", "adapters", "svg"},

@@ -272,5 +272,5 @@ def test_a_network_for_other_player_counts_is_refused_before_any_game(
 
 def test_neural_names_its_weight_file_on_the_command_line(weights: Path) -> None:
     assert isinstance(bot_from_text(f"neural:{weights}"), NeuralBot)
-    with pytest.raises(ConfigurationError, match="neural:PATH .no trained weights ship"):
-        bot_from_text("neural")
+    # Without a path, neural is the learned bot with the networks that ship.
+    assert type(bot_from_text("neural")).__name__ == "LearnedBot"

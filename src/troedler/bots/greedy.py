@@ -25,7 +25,7 @@ from troedler.core.scoring import Tally, value_pile_tally
 from troedler.core.state import GameState, Phase
 from troedler.seat import Observation, determinize
 
-__all__ = ["GreedyBot", "best_discards", "ending_value", "evaluate"]
+__all__ = ["GreedyBot", "best_discards", "ending_value", "evaluate", "evaluations"]
 
 FAR = 6
 PATIENCE_ROUNDS = 20
@@ -64,10 +64,21 @@ def _tally(state: GameState, seat: int) -> Tally:
 
 def evaluate(state: GameState, seat: int) -> float:
     """How much ``seat`` likes ``state``, in rough points: higher is better."""
+    return _evaluate(state, seat, [_tally(state, other) for other in range(state.num_players)])
+
+
+def evaluations(state: GameState) -> list[float]:
+    """:func:`evaluate` of ``state`` for every seat, in seat order (each
+    seat's tally is counted once for all)."""
+    tallies = [_tally(state, seat) for seat in range(state.num_players)]
+    return [_evaluate(state, seat, tallies) for seat in range(state.num_players)]
+
+
+def _evaluate(state: GameState, seat: int, tallies: Sequence[Tally]) -> float:
     player = state.players[seat]
     board = state.board
     mine = state.current_player == seat
-    tally = _tally(state, seat)
+    tally = tallies[seat]
     goods = player.goods
     # Goods count a point each at the end, but a request needs them more:
     # needed goods earn their worth through the requests below.
@@ -76,9 +87,7 @@ def evaluate(state: GameState, seat: int) -> float:
 
     # Damage only hurts at the top of the table, but there it costs everything.
     damage = tally.damage
-    worst_other = max(
-        _tally(state, other).damage for other in range(state.num_players) if other != seat
-    )
+    worst_other = max(tallies[other].damage for other in range(len(tallies)) if other != seat)
     lead = damage - worst_other - (2 if state.rules.two_player_rules else 0)
     # Early on the damage table will change many times; near the end it decides.
     most_done = max(len(p.fulfilled_requests) for p in state.players)

@@ -17,6 +17,12 @@ scored with :func:`~troedler.bots.greedy.evaluate`, turned into shares of a
 win that sum to one across the seats. And at the root the greedy
 evaluation's preference among the bot's own moves guides which to search
 first (PUCT), fading as evidence gathers.
+
+A *guide* (:class:`~troedler.bots.learned.ValueGuide`, a learned value
+network) can take the greedy evaluation's place in all three: it scores
+the leaves with each seat's chance of winning, guides the first moves by
+its policy, and picks the discards. :meth:`ISMCTSBot.search` gives what
+the search found at the root, for training.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import cast
+from typing import Protocol, cast
 
 import attrs
 
@@ -46,7 +52,7 @@ from troedler.core.scoring import outcome
 from troedler.core.state import GameState, Phase
 from troedler.seat import Observation, determinize
 
-__all__ = ["ISMCTSBot"]
+__all__ = ["Guide", "ISMCTSBot", "Judge", "Search"]
 
 Choice = Move | None
 """A branch of the tree: a move, or None for ending the turn."""
@@ -55,6 +61,47 @@ _END_TURN = EndTurn()
 
 PLIES_PER_ROUND = 40
 """Most moves a playout makes per round before the position is scored."""
+
+
+class Judge(Protocol):
+    """What a guided search asks its guide, for one decision."""
+
+    def shares(self, state: GameState) -> Sequence[float]:
+        """Each seat's share of a win in ``state``; the shares sum to one."""
+        ...
+
+    def priors(self, state: GameState, seat: int, moves: Sequence[Move]) -> Sequence[float]:
+        """How strongly to search each of ``seat``'s ``moves`` first, in their order."""
+        ...
+
+    def discard(self, state: GameState, seat: int) -> Move:
+        """The discard ``seat`` makes to the hand limit (T7)."""
+        ...
+
+
+class Guide(Protocol):
+    """Something that guides a search: it gives a :class:`Judge` for each decision."""
+
+    def judge(self) -> Judge:
+        """A judge of its own for one decision (judges may keep state)."""
+        ...
+
+
+@attrs.frozen
+class Search:
+    """What a search found at the root: each choice (None: ending the turn)
+    with its visits, its mean share of the win over them (None when never
+    visited), and its prior."""
+
+    choices: tuple[Choice, ...]
+    visits: tuple[int, ...]
+    values: tuple[float | None, ...]
+    priors: tuple[float, ...]
+
+    def best(self) -> int:
+        """The index of the choice searched most (the higher prior among equals,
+        then the first)."""
+        return max(range(len(self.choices)), key=lambda i: (self.visits[i], self.priors[i]))
 
 
 @attrs.define(slots=True, eq=False)
@@ -182,6 +229,8 @@ class ISMCTSBot:
     playout_rounds: int = 2
     """Rounds a playout plays to their end: 1 ends the current round, 2 also the next."""
     name: str = "ismcts"
+    guide: Guide | None = None
+    """What scores the leaves and guides the root in place of the greedy evaluation."""
 
     def __attrs_post_init__(self) -> None:
         if self.iterations < 1:
@@ -204,32 +253,54 @@ class ISMCTSBot:
             return legal_moves[0]
         if observation.turn.discards_due:
             # Ending the turn was one branch of the search; its discards are
-            # chosen with the greedy evaluation, as at the root.
+            # chosen with the greedy evaluation (or the guide), as at the root.
             state = determinize(observation, rng)
+            if self.guide is not None:
+                return self.guide.judge().discard(state, observation.seat)
             return best_discards(state, observation.seat)[1]
+        found = self.search(observation, legal_moves, rng)
+        best = found.choices[found.best()]
+        return _END_TURN if best is None else best
+
+    def search(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Search:
+        """Search the decision of ``observation``'s seat among ``legal_moves``
+        (no discards due) and say what was found at the root."""
+        judge = None if self.guide is None else self.guide.judge()
         # The root is the bot's own decision: its choices are the same in every deal.
         choices = _choices(legal_moves)
-        priors = self._priors(determinize(observation, rng), legal_moves)
+        priors = self._priors(determinize(observation, rng), legal_moves, judge)
         root = {choice: _Node() for choice in choices}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for done in range(self.iterations):
-            # PUCT at the root: the greedy evaluation's preference fades as
-            # the search gathers evidence.
+            # PUCT at the root: the prior preference fades as the search
+            # gathers evidence.
             scale = self.exploration * math.sqrt(done + 1)
             choice = max(
                 choices, key=lambda c: _mean(root[c]) + scale * priors[c] / (1 + root[c].visits)
             )
             state = determinize(observation, rng)
-            self._iterate(root[choice], _apply(state, choice), observation.seat, rng)
+            self._iterate(root[choice], _apply(state, choice), observation.seat, rng, judge)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        best = max(choices, key=lambda c: (root[c].visits, priors[c]))
-        return _END_TURN if best is None else best
+        return Search(
+            choices=tuple(choices),
+            visits=tuple(root[c].visits for c in choices),
+            values=tuple(
+                root[c].reward / root[c].visits if root[c].visits else None for c in choices
+            ),
+            priors=tuple(priors[c] for c in choices),
+        )
 
-    def _priors(self, state: GameState, moves: Sequence[Move]) -> dict[Choice, float]:
-        """How strongly the greedy evaluation prefers each choice at the root."""
+    def _priors(
+        self, state: GameState, moves: Sequence[Move], judge: Judge | None
+    ) -> dict[Choice, float]:
+        """How strongly the greedy evaluation (or the guide) prefers each choice at the root."""
         seat = state.current_player
         assert seat is not None
+        if judge is not None:
+            return dict(zip(_choices(moves), judge.priors(state, seat, moves), strict=True))
         values: dict[Choice, float] = {}
         for choice in _choices(moves):
             if choice is None:
@@ -241,7 +312,9 @@ class ISMCTSBot:
         total = sum(weights.values())
         return {c: weight / total for c, weight in weights.items()}
 
-    def _iterate(self, first: _Node, state: GameState, seat: int, rng: random.Random) -> None:
+    def _iterate(
+        self, first: _Node, state: GameState, seat: int, rng: random.Random, judge: Judge | None
+    ) -> None:
         """One iteration below the root's ``first`` choice, made by ``seat``."""
         path = [(first, seat)]
         node = first
@@ -265,7 +338,8 @@ class ISMCTSBot:
             state = _apply(state, choice)
             if untried:
                 break
-        shares = _shares(self._playout(state, rng), self.temperature)
+        end = self._playout(state, rng)
+        shares = _shares(end, self.temperature) if judge is None else judge.shares(end)
         for node, mover in path:
             node.visits += 1
             node.reward += shares[mover]

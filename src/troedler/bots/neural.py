@@ -46,6 +46,7 @@ __all__ = [
     "WeightsError",
     "load_policy",
     "policy_spec",
+    "read_archive",
     "save_policy",
 ]
 
@@ -232,11 +233,12 @@ def _array(
     return array
 
 
-def load_policy(path: str | Path) -> Policy:
-    """The network in the weight file at ``path`` (a ``.npz`` read without pickle).
+def read_archive(path: str | Path) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The spec (a JSON object) and the arrays of the weight file at ``path``,
+    an ``.npz`` archive read without pickle; the spec is not checked here.
 
     Raises :class:`WeightsError` for a file that is missing, too large, not
-    an archive of plain arrays, or made for other layouts.
+    an archive of plain arrays, or without a spec text.
     """
     path = Path(path)
     try:
@@ -261,6 +263,16 @@ def load_policy(path: str | Path) -> Policy:
         raise WeightsError("spec: not JSON") from None
     if not isinstance(spec, dict):
         raise WeightsError("spec: not a JSON object")
+    return spec, arrays
+
+
+def load_policy(path: str | Path) -> Policy:
+    """The network in the weight file at ``path`` (a ``.npz`` read without pickle).
+
+    Raises :class:`WeightsError` for a file that is missing, too large, not
+    an archive of plain arrays, or made for other layouts.
+    """
+    spec, arrays = read_archive(path)
     return Policy(spec, arrays)
 
 

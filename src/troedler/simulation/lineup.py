@@ -73,9 +73,12 @@ def bot_from_text(text: str) -> Bot:
 
     Bundled names are ``random``, ``greedy`` and ``ismcts`` (``ismcts:N``
     searches ``N`` iterations a move); ``exec:COMMAND`` runs a program
-    (:func:`troedler.bots.program.program_bot`); ``neural:PATH`` plays a
-    network's weight file (``troedler.bots.neural.NeuralBot``, with
-    numpy). Anything else is ``module:Factory``:
+    (:func:`troedler.bots.program.program_bot`); ``neural`` is the learned
+    bot with the networks that ship with troedler
+    (``troedler.bots.learned.LearnedBot``, 2 and 4 players, with numpy) and
+    ``neural:PATH`` plays a weight file of your own (a value network, or a
+    policy for ``troedler.bots.neural.NeuralBot``). Anything else is
+    ``module:Factory``:
     ``Factory`` (a class or function in the importable module ``module``) is
     called with no argument, or with the text ``ARG`` after a second colon.
     Raises :class:`ConfigurationError` saying what is wrong.
@@ -104,17 +107,12 @@ def bot_from_text(text: str) -> Bot:
 
 
 def _neural(path: str, shown: str) -> Bot:
-    """A :class:`~troedler.bots.neural.NeuralBot` playing the weights at ``path``."""
-    if not path:
-        raise ConfigurationError(
-            f"bad bot {shown}: neural plays a weight file, as neural:PATH "
-            "(no trained weights ship with troedler yet)"
-        )
+    """The learned bot with the shipped networks, or the weight file at ``path``."""
     try:
-        from troedler.bots.neural import NeuralBot  # noqa: PLC0415 - needs numpy
+        from troedler.bots.learned import LearnedBot, bot_from_weights  # noqa: PLC0415 - numpy
     except ImportError:
         raise ConfigurationError(f"bot {shown} needs numpy: pip install -e '.[rl]'") from None
-    return NeuralBot(path)
+    return LearnedBot() if not path else bot_from_weights(path)
 
 
 def _bundled(key: str, parameter: str, shown: str) -> Bot:

@@ -1,0 +1,369 @@
+"""The learned bot: the greedy bot's way of playing, with a learned value.
+
+:class:`LearnedBot` (``neural`` in a line-up) plays as
+:class:`~troedler.bots.greedy.GreedyBot` does: it completes what it knows
+into a full state (:func:`~troedler.determinize`), tries every legal move,
+and keeps the one whose result it values most; it ends its turn when no
+card is worth playing. It values a result with a
+:class:`~troedler.bots.value.ValueNetwork` instead of greedy's evaluation:
+the odds of winning from there, learned from what a search found in
+self-play (see docs/rl.md). With a fresh network it plays exactly as the
+greedy bot does.
+
+One network plays one player count. The networks that ship with troedler
+play 2 and 4 players; a three-player table is refused before the first
+game. ``LearnedBot.from_file(path)`` (``neural:PATH``) plays a weight file
+of your own.
+
+:class:`ValueGuide` lends a network to the search
+(:class:`~troedler.bots.ismcts.ISMCTSBot`): it scores the search's leaves
+and guides its first moves.
+
+Needs numpy (``pip install -e '.[rl]'``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from troedler.bots.greedy import evaluate
+from troedler.bots.neural import FORMAT as POLICY_FORMAT
+from troedler.bots.neural import NeuralBot, WeightsError, read_archive
+from troedler.bots.value import ValueNetwork, load_value_network
+from troedler.core.errors import ConfigurationError, quote
+from troedler.core.legal import apply_move, legal_moves
+from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
+from troedler.core.scoring import outcome
+from troedler.core.state import GameState, Phase
+from troedler.encoding.tensors import TensorEncoder
+from troedler.seat import Observation, determinize
+
+__all__ = [
+    "DISCARD_SHORTLIST",
+    "SHIPPED_PLAYERS",
+    "Decision",
+    "LearnedBot",
+    "ValueGuide",
+    "Valuer",
+    "bot_from_weights",
+    "shipped_network",
+    "shipped_path",
+]
+
+SHIPPED_PLAYERS = (2, 4)
+"""The player counts whose networks ship with troedler."""
+
+_END_TURN = EndTurn()
+
+DISCARD_SHORTLIST = 12
+"""Past this many ways to discard down to the hand limit, the network values
+only the best of them by greedy's evaluation (a move's time stays in bounds)."""
+
+
+def shipped_path(players: int) -> Path:
+    """Where the shipped network for ``players`` lies in the package."""
+    return Path(str(resources.files("troedler.bots") / "weights" / f"value-{players}p.npz"))
+
+
+@functools.lru_cache(maxsize=4)
+def shipped_network(players: int) -> ValueNetwork:
+    """The network for ``players`` that ships with troedler, read once per process.
+
+    Raises :class:`~troedler.bots.neural.WeightsError` for a player count
+    without one.
+    """
+    if players not in SHIPPED_PLAYERS:
+        raise WeightsError(
+            f"players: the networks that ship with troedler play "
+            f"{' and '.join(map(str, SHIPPED_PLAYERS))} players, not {quote(players)}; "
+            "name a weight file of your own as neural:PATH"
+        )
+    return load_value_network(shipped_path(players))
+
+
+@attrs.frozen(eq=False)
+class Decision:
+    """The options of one decision, as the learned bot sees them.
+
+    ``moves`` are the options in legal-move order; ``states`` the position
+    each leads to, as the bot values it (for ending the turn: after the
+    best discards, if any are due); ``scores`` their value for the deciding
+    seat, ending the turn's with the network's patience added, so that the
+    highest score is the bot's choice (ties to the first, but to ending the
+    turn over an equal card).
+    """
+
+    moves: tuple[Move, ...]
+    states: tuple[GameState, ...]
+    scores: npt.NDArray[np.float64]
+
+    def best(self) -> int:
+        """The index of the bot's choice."""
+        end = next((i for i, move in enumerate(self.moves) if type(move) is EndTurn), None)
+        best: int | None = None
+        for i, score in enumerate(self.scores):
+            if i == end:
+                continue
+            if best is None or score > self.scores[best]:
+                best = i
+        if best is None or (end is not None and not self.scores[best] > self.scores[end]):
+            assert end is not None
+            return end
+        return best
+
+
+class Valuer:
+    """A network and a tensor encoder of its own: the learned bot's judgement.
+
+    Every bot, search and labelling run keeps its own (an encoder remembers
+    what it encoded last); the network itself is shared.
+    """
+
+    def __init__(self, network: ValueNetwork) -> None:
+        self.network = network
+        self.encoder: TensorEncoder = network.encoder()
+
+    def scores(self, states: Sequence[GameState], seat: int) -> npt.NDArray[np.float64]:
+        """The score of each of ``states`` for ``seat`` (the logit less the bias)."""
+        return self.network.state_scores(states, seat, self.encoder)
+
+    def best_discards(self, state: GameState, seat: int) -> tuple[float, Move, GameState]:
+        """The best way for ``seat`` to discard down to the hand limit (T7):
+        its score, the first discard, and the position after the last one. As
+        :func:`~troedler.bots.greedy.best_discards` does, every path of
+        discards is tried and the first of equals kept; past
+        :data:`DISCARD_SHORTLIST` paths, the network values only the best of
+        them by greedy's evaluation."""
+        leaves: list[tuple[Move, GameState]] = []
+        self._discard_leaves(state, None, leaves)
+        if len(leaves) > DISCARD_SHORTLIST:
+            # Many paths: the network values those greedy's evaluation likes
+            # best (ties kept), which always hold greedy's own choice.
+            quick = [evaluate(leaf, seat) for _, leaf in leaves]
+            cut = sorted(quick, reverse=True)[DISCARD_SHORTLIST - 1]
+            leaves = [leaf for leaf, value in zip(leaves, quick, strict=True) if value >= cut]
+        scores = self.scores([leaf for _, leaf in leaves], seat)
+        best = 0
+        for i in range(1, len(leaves)):
+            # Paths are listed first move by first move: the first of equals wins.
+            if scores[i] > scores[best]:
+                best = i
+        return float(scores[best]), leaves[best][0], leaves[best][1]
+
+    def _discard_leaves(
+        self, state: GameState, first: Move | None, leaves: list[tuple[Move, GameState]]
+    ) -> None:
+        for move in legal_moves(state):
+            after = apply_move(state, move)
+            here = move if first is None else first
+            if after.turn.discards_due:
+                self._discard_leaves(after, here, leaves)
+            else:
+                leaves.append((here, after))
+
+    def ending(self, state: GameState, seat: int) -> tuple[float, GameState]:
+        """The score of ending ``seat``'s turn now, with the best discards after,
+        and the position it leads to."""
+        after = apply_move(state, _END_TURN)
+        if after.turn.discards_due and after.current_player == seat:
+            score, _, leaf = self.best_discards(after, seat)
+            return score, leaf
+        return float(self.scores([after], seat)[0]), after
+
+    def decide(self, state: GameState, seat: int, moves: Sequence[Move]) -> Decision:
+        """The options of ``seat`` among ``moves`` in ``state`` (taking piles,
+        or playing a turn with no discards due) with their scores."""
+        network = self.network
+        if state.phase is Phase.TAKE_PILES:
+            afters = [apply_move(state, move) for move in moves]
+            scores = np.empty(len(moves), dtype=np.float64)
+            taking = [i for i, move in enumerate(moves) if not isinstance(move, DiscardPile)]
+            if taking:
+                scores[taking] = self.scores([afters[i] for i in taking], seat)
+            for i, move in enumerate(moves):
+                if isinstance(move, DiscardPile):
+                    # Throw away what the other player would like best.
+                    after = afters[i]
+                    other = after.current_player
+                    assert other is not None
+                    takes = [
+                        apply_move(after, TakePile(p))
+                        for p, pile in enumerate(after.dealer_piles)
+                        if pile is not None
+                    ]
+                    scores[i] = -float(np.max(self.scores(takes, other)))
+            return Decision(tuple(moves), tuple(afters), scores)
+        states: list[GameState] = []
+        end = None
+        for i, move in enumerate(moves):
+            if type(move) is EndTurn:
+                end = i
+                states.append(state)  # replaced below
+            else:
+                states.append(apply_move(state, move))
+        cards = [i for i in range(len(moves)) if i != end]
+        scores = np.empty(len(moves), dtype=np.float64)
+        if cards:
+            scores[cards] = self.scores([states[i] for i in cards], seat)
+        if end is not None:
+            end_score, states[end] = self.ending(state, seat)
+            scores[end] = end_score + network.patience
+        return Decision(tuple(moves), tuple(states), scores)
+
+    def policy(self, decision: Decision) -> npt.NDArray[np.float64]:
+        """The network's policy over a decision's options: a softmax of the
+        scores divided by its temperature."""
+        scaled = decision.scores / self.network.temperature
+        weights = np.exp(scaled - scaled.max())
+        return weights / weights.sum()  # type: ignore[no-any-return]
+
+    def priors(self, state: GameState, seat: int, moves: Sequence[Move]) -> list[float]:
+        """The network's policy over ``moves``, in their order."""
+        return list(self.policy(self.decide(state, seat, moves)))
+
+    def discard(self, state: GameState, seat: int) -> Move:
+        """The first of the best discards to the hand limit."""
+        return self.best_discards(state, seat)[1]
+
+    def shares(self, state: GameState) -> list[float]:
+        """Each seat's share of a win in ``state``: the outcome once the game is
+        over, else each seat's chance of winning by the network, scaled to sum to 1."""
+        if state.is_over:
+            winners = outcome(state).winners
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.num_players)]
+        logits = self.network.seat_logits(state, self.encoder)
+        chances = 1.0 / (1.0 + np.exp(-logits))
+        return list(chances / chances.sum())
+
+
+class LearnedBot:
+    """Plays the move whose result its value network rates best (``neural``).
+
+    ``networks`` maps a player count to its network; left out, the networks
+    that ship with troedler are used (2 and 4 players). With
+    ``exploration``, that share of decisions draws its move from the
+    network's policy instead (for self-play); 0, the bot is deterministic
+    given its ``rng``.
+    """
+
+    def __init__(
+        self,
+        networks: Mapping[int, ValueNetwork] | ValueNetwork | None = None,
+        *,
+        exploration: float = 0.0,
+        name: str = "neural",
+    ) -> None:
+        if isinstance(networks, ValueNetwork):
+            networks = {networks.players: networks}
+        self.networks: dict[int, ValueNetwork] | None = None if networks is None else dict(networks)
+        """The networks by player count (None: the shipped ones)."""
+        for players, network in (self.networks or {}).items():
+            if network.players != players:
+                raise ConfigurationError(
+                    f"networks: the network given for {players} players plays {network.players}"
+                )
+        if not 0.0 <= exploration <= 1.0:
+            raise ConfigurationError(f"exploration: a share from 0 to 1, not {quote(exploration)}")
+        self.exploration = exploration
+        self.name = name
+        self._valuers: dict[int, Valuer] = {}
+
+    @classmethod
+    def from_file(cls, path: str | Path, **options: object) -> LearnedBot:
+        """A bot playing the value network in the weight file at ``path``."""
+        network = load_value_network(path)
+        return cls({network.players: network}, **options)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        counts = "shipped" if self.networks is None else sorted(self.networks)
+        return f"<LearnedBot {self.name!r}: {counts}>"
+
+    def __getstate__(self) -> dict[str, object]:
+        # Valuers hold encoders, which are rebuilt where the bot goes.
+        return {**self.__dict__, "_valuers": {}}
+
+    def network(self, players: int) -> ValueNetwork:
+        """The network that plays ``players``-player games; a
+        :class:`~troedler.bots.neural.WeightsError` if there is none."""
+        if self.networks is None:
+            return shipped_network(players)
+        if players not in self.networks:
+            made = " and ".join(map(str, sorted(self.networks)))
+            raise WeightsError(
+                f"players: the network plays {made}-player games, not {players}-player ones"
+            )
+        return self.networks[players]
+
+    def check_players(self, num_players: int) -> None:
+        """Refuse, before any game, a player count without a network."""
+        self.network(num_players)
+
+    def valuer(self, players: int) -> Valuer:
+        """This bot's judgement of ``players``-player games."""
+        if players not in self._valuers:
+            self._valuers[players] = Valuer(self.network(players))
+        return self._valuers[players]
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        """The move whose result the network values most, after one move of look-ahead."""
+        if not isinstance(observation, Observation):
+            raise ConfigurationError(f"expected an Observation, got {quote(observation)}")
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        valuer = self.valuer(observation.rules.num_players)
+        seat = observation.seat
+        state = determinize(observation, rng)
+        piles = state.phase is Phase.TAKE_PILES
+        if not piles and state.turn.discards_due:
+            return valuer.best_discards(state, seat)[1]
+        decision = valuer.decide(state, seat, legal_moves)
+        if self.exploration and rng.random() < self.exploration:
+            return _draw(decision.moves, valuer.policy(decision), rng)
+        if piles:
+            return decision.moves[int(np.argmax(decision.scores))]
+        return decision.moves[decision.best()]
+
+
+def bot_from_weights(path: str | Path) -> LearnedBot | NeuralBot:
+    """The bot that plays the weight file at ``path``: a :class:`LearnedBot`
+    for a value network, a :class:`~troedler.bots.neural.NeuralBot` for a policy."""
+    spec, _ = read_archive(path)
+    if spec.get("format") == POLICY_FORMAT:
+        return NeuralBot(path)
+    return LearnedBot.from_file(path)
+
+
+def _draw(
+    moves: Sequence[Move], probabilities: npt.NDArray[np.float64], rng: random.Random
+) -> Move:
+    draw = rng.random() * math.fsum(probabilities)
+    running = 0.0
+    for move, probability in zip(moves, probabilities, strict=True):
+        running += probability
+        if draw < running:
+            return move
+    return moves[int(np.flatnonzero(probabilities > 0)[-1])]  # rounding at the top
+
+
+@attrs.frozen(eq=False)
+class ValueGuide:
+    """A value network lent to :class:`~troedler.bots.ismcts.ISMCTSBot`: it
+    scores the search's leaves (each seat's chance of winning) and weights
+    its first moves by the network's policy."""
+
+    network: ValueNetwork
+
+    def judge(self) -> Valuer:
+        """A judgement of the network's own, for one search."""
+        return Valuer(self.network)
