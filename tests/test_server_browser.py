@@ -243,6 +243,7 @@ def test_the_page_reconnects_after_a_restart_and_finds_my_match_again(
     with window(tmp_path / "page", PHONE) as driver:
         driver.get(served.url)
         wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+        _no_overflow(driver, PHONE[0])  # the lobby on a phone: every control 44 pixels
         driver.find_element(By.ID, "my-name").send_keys("dee")
         Select(driver.find_element(By.CSS_SELECTOR, "#seat-kinds select")).select_by_value("greedy")
         driver.find_element(By.ID, "create").click()
