@@ -22,7 +22,7 @@ import pytest
 from tests.site_build import built_site, require_docs_extra
 from troedler import GameRecord, GameState, replay
 from troedler.bots import GreedyBot, RandomBot, play_game
-from troedler.client import replay_html, write_replay_html
+from troedler.server.replay import replay_html, write_replay_html
 
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402

@@ -26,8 +26,9 @@ from troedler import (
     replay,
 )
 from troedler.cli import main
-from troedler.client import asset, replay_html
+from troedler.client import asset
 from troedler.server.protocol import map_for
+from troedler.server.replay import replay_html
 
 
 @pytest.fixture(scope="module", params=DATABASES)

@@ -336,7 +336,7 @@ def _play_in_browser(args: argparse.Namespace) -> int:
 
 
 def _replay_html(path: str, game: int, out: str) -> int:
-    from troedler.client import write_replay_html  # noqa: PLC0415 - the page's files
+    from troedler.server.replay import write_replay_html  # noqa: PLC0415 - the page, when asked
 
     record = record_of(path, game)
     try:

@@ -17,7 +17,7 @@ ASSETS = {
 """The page's files and their media types."""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)
 def asset(name: str) -> str:
     """The text of one of the page's files (:data:`ASSETS`); KeyError for any other name."""
     if name not in ASSETS:

@@ -33,10 +33,11 @@ try:
 except ImportError:  # not POSIX: no lock on the SQLite file
     fcntl = None  # type: ignore[assignment]
 
-from troedler.client import ASSETS, asset, replay_html
+from troedler.client import ASSETS, asset
 from troedler.server.connection import Close
 from troedler.server.hub import Hub
 from troedler.server.match import Live
+from troedler.server.replay import replay_html
 from troedler.server.settings import MAX_ISMCTS, BadRequest, MatchSettings
 from troedler.server.socket import Bucket
 from troedler.server.socket import play as play_match

@@ -14,8 +14,9 @@ shows hands, dealer piles, the discard pile and a row of scores per seat.
 Every village, route and cart is an element with a class and ``data-``
 attributes naming it, so pages and tests can find them.
 
-The page that replays a recorded game in a browser is the client's
-(:func:`troedler.client.replay_html`); this package draws pictures only.
+The page that replays a recorded game in a browser is the client's page
+(:func:`troedler.server.replay.replay_html`); this package draws pictures
+only.
 
 Only the standard library is used, and the core never imports this package.
 """
