@@ -246,7 +246,8 @@ def move_facts(move: Move) -> dict[str, Any]:
         "feed_cost": feed_cost_of(move),
     }
     for field in attrs.fields(type(move)):
-        facts[field.name] = _fact(getattr(move, field.name))
+        if field.init:  # the move's own fields; what it works out from them is above
+            facts[field.name] = _fact(getattr(move, field.name))
     return facts
 
 
