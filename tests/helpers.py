@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
 from troedler import (
     Card,
@@ -122,3 +123,13 @@ def greedy_move(state: GameState, rng: random.Random | None = None) -> Move:
     assert seat is not None, "the game is over"
     seen = observe(state, seat)
     return _GREEDY.choose(seen, legal_moves(state), rng or random.Random(0))
+
+
+def forged(record: type, /, **fields: object) -> Any:
+    """A ``record`` with ``fields`` set past its constructor, whose checks
+    would refuse them: what a careless or hostile caller can build, and the
+    engine's checks must refuse in turn."""
+    made = object.__new__(record)
+    for name, value in fields.items():
+        object.__setattr__(made, name, value)
+    return made

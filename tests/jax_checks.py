@@ -40,7 +40,7 @@ from troedler.core.rulebook import (  # noqa: E402
     VALUE_PILE_TYPES,
     damage,
     dealer_discards_first,
-    discard_candidates,
+    discard_options,
     discards_owed,
     ends_game,
     goes_to_value_pile,
@@ -156,7 +156,7 @@ def test_R2_R4_S5_T6_T7_the_tables_state_the_rulebooks_facts(
     for kind, card in enumerate(t.card_list):
         assert (kind >= t.value_pile_from) == goes_to_value_pile(card)
         assert goes_to_value_pile(card) == isinstance(card, VALUE_PILE_TYPES)
-        assert t.discardable[kind] == bool(discard_candidates([card], None))
+        assert t.discardable[kind] == bool(discard_options((card,), 1, None))
     assert t.take_actions == len(layout.section("take pile")) == pile_count(MAX_PLAYERS)
     assert t.discard_pile_actions == len(layout.section("discard pile")) == pile_count(2)
     assert t.max_hand == most_carried(rules) + PILE_SIZE

@@ -6,12 +6,16 @@ import json
 
 import pytest
 
-from tests.helpers import position
+from tests.helpers import forged, position
 from troedler import (
+    DiscardCard,
     DiscardPile,
     EndTurn,
     GameState,
     Goods,
+    PlayFeedMove,
+    PlayRequest,
+    PlayRoute,
     RequestCard,
     RouteKind,
     Rules,
@@ -162,24 +166,43 @@ def _misuse_cases() -> list[tuple[object, str]]:
             lambda: Rules.for_players(2, hand_limit="4"),
             r"^rules.hand_limit must be 0 to 20, not '4'$",
         ),
-        (lambda: actions.take_pile(new_game(3, seed=1), 9), r"^R4: .* pile 9; piles are 0 to 3$"),
-        (lambda: actions.take_pile(new_game(2, seed=1), 0), r"first discards one of the 3 piles$"),
-        (lambda: actions.take_pile(_piles_gone(), 1), r"^R4: dealer pile 1 was taken or discarded"),
-        (lambda: actions.discard_card(_owes_discards(), "trail"), r"^T7: 'trail' is not a card$"),
         (
-            lambda: actions.play_request(state, "AA:4", Goods()),
+            lambda: apply_move(new_game(3, seed=1), TakePile(9)),
+            r"^R4: .* pile 9; piles are 0 to 3$",
+        ),
+        (
+            lambda: apply_move(new_game(2, seed=1), TakePile(0)),
+            r"first discards one of the 3 piles$",
+        ),
+        (
+            lambda: apply_move(_piles_gone(), TakePile(1)),
+            r"^R4: dealer pile 1 was taken or discarded",
+        ),
+        (
+            lambda: apply_move(_owes_discards(), forged(DiscardCard, card="trail")),
+            r"^T7: 'trail' is not a card$",
+        ),
+        (
+            lambda: apply_move(state, forged(PlayRequest, request="AA:4", delivered=Goods())),
             r"^T4: 'AA:4' is not a goods request$",
         ),
         (
-            lambda: actions.play_request(state, _REQUEST, "AA"),
+            lambda: apply_move(state, forged(PlayRequest, request=_REQUEST, delivered="AA")),
             r"^T4: 'AA' is not goods to deliver$",
         ),
-        (lambda: actions.discard_card(_owes_discards(), _LookAlike()), r"^T7: fake is not a card$"),
         (
-            lambda: actions.play_route(state, RouteKind.MOUNTAIN_TRAIL, "Tomintoul"),
+            lambda: apply_move(_owes_discards(), forged(DiscardCard, card=_LookAlike())),
+            r"^T7: fake is not a card$",
+        ),
+        (
+            lambda: apply_move(state, PlayRoute(RouteKind.MOUNTAIN_TRAIL, "Tomintoul")),
             r"^T2: no trail leads",
         ),
-        (lambda: actions.play_feed_move(state, "Tomintoul"), r"^T5a: no route leads from "),
+        (lambda: apply_move(state, PlayFeedMove("Tomintoul")), r"^T5a: no route leads from "),
+        (
+            lambda: actions.verify_take_pile(new_game(3, seed=1), EndTurn()),  # type: ignore[arg-type]
+            r"^expected a TakePile, got EndTurn\(\)$",
+        ),
     ]
 
 

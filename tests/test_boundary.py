@@ -52,7 +52,6 @@ from troedler import (
     default_board,
     default_cards,
     determinize,
-    end_turn,
     is_legal,
     legal_moves,
     load_board,
@@ -64,7 +63,6 @@ from troedler import (
     score,
     state_from_json,
     state_to_json,
-    take_pile,
     tally,
 )
 from troedler.bots import GreedyBot, play_game
@@ -656,9 +654,9 @@ def test_library_errors_no_state_at_the_engine_doors() -> None:
         lambda: apply_move(None, move),  # type: ignore[arg-type]
         lambda: apply_move(seen, EndTurn()),  # type: ignore[arg-type]
         lambda: is_legal("state", move),  # type: ignore[arg-type]
-        lambda: take_pile(None, 0),  # type: ignore[arg-type]
-        lambda: end_turn(42),  # type: ignore[arg-type]
-        lambda: end_turn(seen),  # type: ignore[arg-type]
+        lambda: apply_move(None, TakePile(0)),  # type: ignore[arg-type]
+        lambda: apply_move(42, EndTurn()),  # type: ignore[arg-type]
+        lambda: apply_move(seen, EndTurn()),  # type: ignore[arg-type]
         lambda: outcome(None),  # type: ignore[arg-type]
         lambda: tally(turns, 7),
         lambda: score(None),  # type: ignore[arg-type]
@@ -671,7 +669,7 @@ def test_library_errors_no_state_at_the_engine_doors() -> None:
 def _pending() -> Any:
     """A state in which the current player still owes hand-limit discards."""
     state = position(hand="trail bridge ferry extra AA:4 BB:4 feed", others={1: "trail"})
-    state = end_turn(state)
+    state = apply_move(state, EndTurn())
     assert state.turn.discards_due
     return state
 
@@ -758,31 +756,29 @@ def _look_alike(value: Any, **fields: Any) -> Any:
 
 
 def test_values_a_state_keeps_the_engines_card_not_a_look_alike() -> None:
-    from troedler.core import actions
 
     state, move = _first_state_with(PlayRequest)
     fake = _look_alike(move.request, points=float(move.request.points))
     assert fake == move.request and fake is not move.request
-    after = actions.play_request(state, fake, move.delivered)
+    after = apply_move(state, PlayRequest(fake, move.delivered))
     requests = [card for card in after.turn.played if type(card) is RequestCard]
     assert all(card is not fake and type(card.points) is int for card in requests)
     state_to_json(after)  # a look-alike stored would fail here
     state, move = _first_state_with(DiscardCard)
     fake = _look_alike(move.card)
-    after = actions.discard_card(state, fake)
+    after = apply_move(state, _look_alike(move, card=fake))
     assert all(card is not fake for card in after.discard_pile.cards)
     assert state_to_json(after)
 
 
 def test_values_look_alike_goods_are_refused_or_replaced_by_the_engines() -> None:
-    from troedler.core import actions
 
     state, move = _first_state_with(PlayRequest)
     floats = _look_alike(move.delivered, counts=tuple(map(float, move.delivered.counts)))
     with pytest.raises(IllegalMoveError, match="T4"):
-        actions.play_request(state, move.request, floats)
+        apply_move(state, _look_alike(move, delivered=floats))
     copy = _look_alike(move.delivered)
-    after = actions.play_request(state, move.request, copy)
+    after = apply_move(state, _look_alike(move, delivered=copy))
     village = after.board.index(after.players[state.current_player].cart)
     assert after.village_goods[village] is Goods.of_counts(move.delivered.counts)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.helpers import cards, play, position
-from troedler import Phase, TakePile, apply_move, end_turn, new_game
+from troedler import EndTurn, Phase, TakePile, apply_move, new_game
 
 
 def test_I1_every_laid_card_and_every_played_card_is_recorded_in_order() -> None:
@@ -13,7 +13,7 @@ def test_I1_every_laid_card_and_every_played_card_is_recorded_in_order() -> None
     state = position(cart="Aberlour", hand="trail extra", villages={"Craigellachie": "B"})
     state = play(state, "trail Craigellachie", "extra +B")
     assert state.turn.played == cards("trail extra")
-    state = end_turn(state)
+    state = apply_move(state, EndTurn())
     assert state.discard_pile.cards[-2:] == cards("trail extra")
 
 

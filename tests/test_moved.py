@@ -13,7 +13,7 @@ import troedler
 from troedler._moved import MOVED
 
 NAMES = {
-    "troedler.actions": "take_pile",
+    "troedler.actions": "verify_take_pile",
     "troedler.board": "Board",
     "troedler.cards": "parse_card",
     "troedler.chance": "shuffled",

@@ -34,7 +34,7 @@ def test_the_state_field_and_the_action_have_different_names() -> None:
     # GameState.discard_pile is the face-up pile; the two-player action of
     # putting a dealer pile onto it is discard_dealer_pile (R4).
     game = troedler.new_game(2, seed=5)
-    after = troedler.discard_dealer_pile(game, 0)
+    after = troedler.apply_move(game, troedler.DiscardPile(0))
     assert len(after.discard_pile) == len(game.discard_pile) + len(game.dealer_piles[0] or ())
     assert "discard_pile" not in troedler.__all__
 

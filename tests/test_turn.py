@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import cards, goods_of, hand, play, position
+from tests.helpers import cards, forged, goods_of, hand, play, position
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
@@ -25,17 +25,14 @@ from troedler import (
     RouteKind,
     apply_move,
     check_invariants,
-    end_turn,
     from_position_text,
     is_legal,
     legal_moves,
     parse_move,
-    play_request,
-    play_route,
     verify_move,
 )
-from troedler.core.actions import hand_limit_discards
 from troedler.core.cards import sort_hand
+from troedler.core.rulebook import hand_limit_discards
 
 # On the default board: Craigellachie -moor/bridge- Knockando -trail- Rothes,
 # Craigellachie -trail- Aberlour, Knockando -ferry- Dufftown.
@@ -110,15 +107,15 @@ def test_T2_route_card_moves_along_a_route_of_its_kind_and_takes_one_good() -> N
 def test_T2_refusals_name_the_rule_and_the_facts() -> None:
     state = position(cart="Craigellachie", hand="moor", villages={"Knockando": "VV"})
     with pytest.raises(IllegalMoveError, match="T2: no moor leads from Craigellachie to Aberlour"):
-        play_route(state, RouteKind.MOOR_PATH, "Aberlour")
+        apply_move(state, PlayRoute(RouteKind.MOOR_PATH, "Aberlour"))
     with pytest.raises(IllegalMoveError, match="T2: seat 0 holds no ferry card"):
-        play_route(state, RouteKind.FERRY, "Knockando")
+        apply_move(state, PlayRoute(RouteKind.FERRY, "Knockando"))
     with pytest.raises(IllegalMoveError, match="T2: Knockando holds only VV, no anvil"):
-        play_route(state, RouteKind.MOOR_PATH, "Knockando", Good.ANVIL)
+        apply_move(state, PlayRoute(RouteKind.MOOR_PATH, "Knockando", Good.ANVIL))
     with pytest.raises(IllegalMoveError, match="T2: 'Atlantis' is not a village"):
-        play_route(state, RouteKind.MOOR_PATH, "Atlantis")
+        apply_move(state, PlayRoute(RouteKind.MOOR_PATH, "Atlantis"))
     with pytest.raises(IllegalMoveError, match="T2: 'moor' is not a route kind"):
-        play_route(state, "moor", "Knockando")  # type: ignore[arg-type]
+        apply_move(state, forged(PlayRoute, kind="moor", to="Knockando", take=None))
 
 
 def test_T3_extra_good_anytime_also_after_delivering() -> None:
@@ -135,7 +132,7 @@ def test_T4_deliver_only_where_the_village_holds_no_goods() -> None:
     state = position(cart="Knockando", hand="AA:4 extra", goods="AA", villages={"Knockando": "CC"})
     request = RequestCard(goods_of("AA"), 4)
     with pytest.raises(IllegalMoveError, match=r"T4: Knockando still holds 2 goods \(CC\)"):
-        play_request(state, request, goods_of("AA"))
+        apply_move(state, PlayRequest(request, goods_of("AA")))
     assert not any(isinstance(m, PlayRequest) for m in legal_moves(state))
 
 
@@ -152,11 +149,11 @@ def test_T4_exactly_the_shown_goods_from_the_players_collection() -> None:
     state = position(cart="Knockando", hand="AAB:5", goods="AB", villages={"Knockando": ""})
     request = RequestCard(goods_of("AAB"), 5)
     with pytest.raises(IllegalMoveError, match="T4: seat 0 holds AB, which does not include AAB"):
-        play_request(state, request, request.goods)
+        apply_move(state, PlayRequest(request, request.goods))
     with pytest.raises(IllegalMoveError, match="T4: goods request AAB:5 takes 3 goods, not 2"):
-        play_request(state, request, goods_of("AB"))
+        apply_move(state, PlayRequest(request, goods_of("AB")))
     with pytest.raises(IllegalMoveError, match="T4: seat 0 holds no AA:4 card"):
-        play_request(state, RequestCard(goods_of("AA"), 4), goods_of("AA"))
+        apply_move(state, PlayRequest(RequestCard(goods_of("AA"), 4), goods_of("AA")))
 
 
 def test_T4_decision_one_request_per_village_per_turn() -> None:
@@ -199,7 +196,7 @@ def test_T4_rulebook_delivery_example() -> None:
     assert player.hand == ()
     assert state.goods_in("Craigellachie") == goods_of("AA")
     assert state.goods_in("Knockando") == goods_of("CVV")
-    state = end_turn(state)
+    state = apply_move(state, EndTurn())
     assert [str(c) for c in state.players[0].fulfilled_requests] == ["AA:4", "CVV:5"]
     check_invariants(state)
 
@@ -249,9 +246,9 @@ def test_T5c_replacement_needs_feed_in_hand_and_goods_held() -> None:
         match="T5c: delivering AUP for AAA:6 replaces 2 goods and needs 2 special feed; "
         "seat 0 holds 1",
     ):
-        play_request(state, request, goods_of("AUP"))
+        apply_move(state, PlayRequest(request, goods_of("AUP")))
     with pytest.raises(IllegalMoveError, match="T4: seat 0 holds AUP, which does not include AAP"):
-        play_request(state, request, goods_of("AAP"))
+        apply_move(state, PlayRequest(request, goods_of("AAP")))
     assert not any(isinstance(m, PlayRequest) for m in legal_moves(state))
 
 
@@ -280,7 +277,7 @@ def test_T5_rulebook_special_feed_example() -> None:
     assert state.players[0].goods == goods_of("AAP")
     state = play(state, "deliver AAA:6 with AAP")
     assert state.goods_in("Knockando") == goods_of("AAP")
-    state = end_turn(state)
+    state = apply_move(state, EndTurn())
     player = state.players[0]
     assert player.hand == cards("trail")
     assert player.feed_used == 3
@@ -296,7 +293,7 @@ def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
     )
     discard_before = state.discard_pile.cards
     state = play(state, "deliver AA:4", "moor Craigellachie +B", "feed Knockando", "extra +A")
-    state = end_turn(state)
+    state = apply_move(state, EndTurn())
     assert state.discard_pile.cards == discard_before + cards("moor extra")
     assert state.players[0].value_pile == hand("AA:4 feed")
     assert state.turn.played == ()
@@ -314,7 +311,7 @@ def test_T6_played_cards_are_put_away_when_the_turn_ends() -> None:
 )
 def test_T7_hand_limit(held: str, discard: str, kept: str, to_value: int) -> None:
     state = position(hand=held, others={1: "trail"})
-    after = end_turn(state)
+    after = apply_move(state, EndTurn())
     for card in cards(discard):
         if after.turn.discards_due:
             after = apply_move(after, DiscardCard(card))
@@ -352,18 +349,22 @@ def test_T7_the_same_player_discards_after_ending_the_turn() -> None:
 def test_T7_a_hand_of_4_or_fewer_discards_nothing() -> None:
     for held in ("", "trail", "trail bridge extra AA:4", "feed feed feed feed"):
         state = position(hand=held, others={1: "trail"})
-        after = end_turn(state)
+        after = apply_move(state, EndTurn())
         assert after.current_player == 1
         assert after.players[0].hand == hand(held)
         assert not any(isinstance(m, DiscardCard) for m in legal_moves(state))
 
 
 def test_T7_special_feed_is_never_discarded() -> None:
-    state = end_turn(position(hand="trail bridge feed feed feed feed", others={1: "trail"}))
+    state = apply_move(
+        position(hand="trail bridge feed feed feed feed", others={1: "trail"}), EndTurn()
+    )
     # Four feed stay: every other card must go, and goes without a decision.
     assert state.current_player == 1
     assert state.players[0].hand == hand("feed feed feed feed")
-    state = end_turn(position(hand="trail bridge extra feed feed feed", others={1: "trail"}))
+    state = apply_move(
+        position(hand="trail bridge extra feed feed feed", others={1: "trail"}), EndTurn()
+    )
     assert state.turn.discards_due == 2
     assert DiscardCard(SPECIAL_FEED) not in legal_moves(state)
     with pytest.raises(IllegalMoveError, match="T7: special feed is never discarded"):
@@ -372,11 +373,15 @@ def test_T7_special_feed_is_never_discarded() -> None:
 
 def test_T7_a_forced_discard_needs_no_decision() -> None:
     # All the cards that could go are alike: nothing to decide.
-    state = end_turn(position(hand="ferry ferry ferry feed feed feed", others={1: "trail"}))
+    state = apply_move(
+        position(hand="ferry ferry ferry feed feed feed", others={1: "trail"}), EndTurn()
+    )
     assert state.current_player == 1
     assert state.players[0].hand == hand("ferry feed feed feed")
     # A discard that leaves only one way on makes that one at once, too.
-    state = end_turn(position(hand="trail bridge ferry moor extra", others={1: "trail"}))
+    state = apply_move(
+        position(hand="trail bridge ferry moor extra", others={1: "trail"}), EndTurn()
+    )
     state = apply_move(state, DiscardCard(cards("moor")[0]))
     assert state.current_player == 1
 
@@ -439,7 +444,7 @@ def test_T7_every_choice_of_discards_reachable_once(counts: tuple[int, ...]) -> 
     discardable = [card for card in held if card != SPECIAL_FEED]
     expected = set(itertools.combinations(discardable, required))
     chosen = []
-    for end in _finishes(end_turn(state)):
+    for end in _finishes(apply_move(state, EndTurn())):
         assert end.current_player == 1
         kept = end.players[0].hand
         assert len(kept) == min(len(held), 4)

@@ -1,17 +1,20 @@
-"""Each action's rules are written once, in its verify_ function (as in
-pokerkit): verify_x raises, or returns the checked move made of the engine's
-own objects, and x applies what verify_x returned."""
+"""Each move's rules are written once, in its check (as in pokerkit):
+verify_x(state, move) raises, or returns the checked move made of the
+engine's own objects, and the move's action applies what the check returned."""
 
 from __future__ import annotations
 
 import inspect
 import random
+import typing
 
 import attrs
 import pytest
 
+import troedler
 from troedler import (
     EXTRA_GOOD,
+    SPECIAL_FEED,
     ConfigurationError,
     DiscardCard,
     DiscardPile,
@@ -33,38 +36,47 @@ from troedler import (
     verify_move,
 )
 from troedler.core import actions, forming, moves
+from troedler.core.cards import ROUTE_CARDS
 from troedler.core.chance import apply_chance, chance_outcomes, new_explicit_game
 from troedler.core.forming import forming_outcomes
 from troedler.core.goods import Good
 
-from .helpers import goods_of, position
+from .helpers import forged, goods_of, position
 
-ACTIONS = (
-    "take_pile",
-    "discard_dealer_pile",
-    "play_route",
-    "play_extra_good",
-    "play_feed_move",
-    "play_feed_extra_good",
-    "play_request",
-    "end_turn",
-    "discard_card",
-)
-
-
-@pytest.mark.parametrize("name", ACTIONS)
-def test_every_action_has_a_verify_with_its_parameters_and_calls_it(name: str) -> None:
-    action = getattr(actions, name)
-    verify = getattr(actions, f"verify_{name}")
-    params = list(inspect.signature(action).parameters)
-    assert list(inspect.signature(verify).parameters) == params
-    assert f"verify_{name}" in actions.__all__
-    assert f"can_{name}" not in actions.__all__
-    # The action states no rule of its own: it applies what verify_ returned.
-    assert f"verify_{name}(" in inspect.getsource(action)
+CHECKS = {
+    TakePile: "verify_take_pile",
+    DiscardPile: "verify_discard_dealer_pile",
+    PlayRoute: "verify_play_route",
+    PlayExtraGood: "verify_play_extra_good",
+    PlayFeedMove: "verify_play_feed_move",
+    PlayFeedExtraGood: "verify_play_feed_extra_good",
+    PlayRequest: "verify_play_request",
+    EndTurn: "verify_end_turn",
+    DiscardCard: "verify_discard_card",
+}
 
 
-@pytest.mark.parametrize("name", [*ACTIONS, "turn_up"])
+@pytest.mark.parametrize("move_type", list(CHECKS), ids=lambda t: t.__name__)
+def test_every_move_type_has_one_check_that_takes_the_move_and_returns_it(move_type: type) -> None:
+    check, act = actions.MOVE_RULES[move_type]
+    assert check is getattr(actions, CHECKS[move_type])
+    assert check.__name__ in actions.__all__
+    assert list(inspect.signature(check).parameters) == ["state", "move"]
+    hints = typing.get_type_hints(check)
+    assert hints["move"] is move_type and hints["return"] is move_type
+    # The table names its functions: no adapter between the move and its check.
+    assert "<lambda>" not in (check.__name__, act.__name__)
+    assert list(inspect.signature(act).parameters) == ["state", "move"]
+
+
+@pytest.mark.parametrize("move_type", list(CHECKS), ids=lambda t: t.__name__)
+def test_a_check_given_another_kind_of_move_names_what_it_expected(move_type: type) -> None:
+    other = TakePile(0) if move_type is not TakePile else EndTurn()
+    with pytest.raises(ConfigurationError, match=f"^expected a {move_type.__name__}, got "):
+        getattr(actions, CHECKS[move_type])(position(hand="trail"), other)
+
+
+@pytest.mark.parametrize("name", [*actions.DEPRECATED_ACTIONS, "turn_up"])
 def test_the_can_functions_of_0_2_warn_and_still_answer(name: str) -> None:
     state = new_game(2, seed=5)  # the dealer first discards a pile
     with pytest.warns(DeprecationWarning, match="is_legal") as warned:
@@ -78,6 +90,30 @@ def test_the_can_functions_of_0_2_warn_and_still_answer(name: str) -> None:
         assert can(state, 0)
     elif name == "take_pile":
         assert not can(state, 0)
+
+
+@pytest.mark.parametrize("module", [troedler, actions], ids=["troedler", "actions"])
+@pytest.mark.parametrize("name", list(actions.DEPRECATED_ACTIONS))
+def test_the_action_functions_of_0_3_warn_and_make_their_move(module: object, name: str) -> None:
+    move_type = actions.DEPRECATED_ACTIONS[name]
+    with pytest.warns(
+        DeprecationWarning, match=rf"apply_move\(state, troedler\.{move_type.__name__}"
+    ) as warned:
+        action = getattr(module, name)
+    assert warned[0].filename == __file__  # at the caller
+    assert action.__name__ == name
+    for players in (2, 3):
+        rng = random.Random(players)
+        state = new_game(players, seed=players)
+        while not state.is_over:
+            moves = legal_moves(state)
+            for move in moves:
+                if type(move) is move_type:
+                    fields = [getattr(move, f.name) for f in attrs.fields(move_type) if f.init]
+                    assert action(state, *fields) == apply_move(state, move)
+                    return
+            state = apply_move(state, rng.choice(moves))
+    pytest.fail(f"no {move_type.__name__} in two games")
 
 
 def test_verify_move_gives_the_checked_move_of_the_engines_own_objects() -> None:
@@ -100,11 +136,11 @@ def test_verify_move_gives_the_checked_move_of_the_engines_own_objects() -> None
 def test_R4_verify_take_pile_gives_the_reason_the_action_gives() -> None:
     state = new_game(2, seed=5)  # the dealer first discards a pile
     with pytest.raises(IllegalMoveError, match="R4: seat 0, the dealer, first discards") as told:
-        actions.verify_take_pile(state, 0)
+        actions.verify_take_pile(state, TakePile(0))
     with pytest.raises(IllegalMoveError) as done:
-        actions.take_pile(state, 0)
+        apply_move(state, TakePile(0))
     assert str(told.value) == str(done.value)
-    assert actions.verify_discard_dealer_pile(state, 0) == DiscardPile(0)
+    assert actions.verify_discard_dealer_pile(state, DiscardPile(0)) == DiscardPile(0)
     assert not is_legal(state, TakePile(0))
     with pytest.raises(IllegalMoveError, match="R4"):
         verify_move(state, TakePile(0))
@@ -114,13 +150,15 @@ def test_T4_verify_play_request_states_the_delivery_rules() -> None:
     state = position(cart="Knockando", hand="AA:4 extra", goods="AA", villages={"Knockando": "C"})
     request = RequestCard(goods_of("AA"), 4)
     with pytest.raises(IllegalMoveError, match=r"T4: Knockando still holds 1 goods \(C\)"):
-        actions.verify_play_request(state, request, goods_of("AA"))
-    assert actions.verify_play_extra_good(state, Good.CHAIR) == PlayExtraGood(Good.CHAIR)
-    taken = actions.play_extra_good(state, Good.CHAIR)
+        actions.verify_play_request(state, PlayRequest(request, goods_of("AA")))
+    extra = PlayExtraGood(Good.CHAIR)
+    assert actions.verify_play_extra_good(state, extra) == extra
+    taken = apply_move(state, extra)
     with pytest.raises(IllegalMoveError, match="T3: seat 0 holds no extra card"):
-        actions.verify_play_extra_good(taken, Good.CHAIR)  # the card is played
-    assert actions.verify_play_request(taken, request, goods_of("AA")) == PlayRequest.exact(request)
-    delivered = actions.play_request(taken, request, goods_of("AA"))
+        actions.verify_play_extra_good(taken, extra)  # the card is played
+    asked = PlayRequest(request, goods_of("AA"))
+    assert actions.verify_play_request(taken, asked) == PlayRequest.exact(request)
+    delivered = apply_move(taken, asked)
     assert delivered.goods_in("Knockando") == goods_of("AA")
 
 
@@ -131,16 +169,17 @@ def test_T2_verify_play_route_passes_for_each_listed_route_and_changes_nothing()
     assert routes
     for move in routes:
         # The listed move itself: the board's own, built once.
-        assert actions.verify_play_route(state, move.kind, move.to, move.take) is move
+        assert actions.verify_play_route(state, move) is move
+        assert actions.verify_play_route(state, PlayRoute(move.kind, move.to, move.take)) is move
     assert state == before
     assert not is_legal(state, PlayRoute(RouteKind.FERRY, routes[0].to))  # no ferry held
     with pytest.raises(IllegalMoveError, match="T2: seat 0 holds no ferry card"):
-        actions.verify_play_route(state, RouteKind.FERRY, routes[0].to)
+        actions.verify_play_route(state, PlayRoute(RouteKind.FERRY, routes[0].to))
 
 
 def test_a_verify_with_a_non_state_names_the_value_not_a_rule() -> None:
     with pytest.raises(ConfigurationError, match="expected a GameState"):
-        actions.verify_end_turn("a state")  # type: ignore[arg-type]
+        actions.verify_end_turn("a state", EndTurn())  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="expected a GameState"):
         apply_move("a state", TakePile(0))  # type: ignore[arg-type]
 
@@ -198,37 +237,26 @@ def test_T4_T5c_the_exact_delivery_is_listed_first() -> None:
 def test_R4_T4_refusals_name_their_rule() -> None:
     three = new_game(3, seed=1)
     with pytest.raises(IllegalMoveError, match="^R4: only in the two-player game"):
-        actions.verify_discard_dealer_pile(three, 0)
+        actions.verify_discard_dealer_pile(three, DiscardPile(0))
     two = apply_move(new_game(2, seed=1), DiscardPile(0))
     with pytest.raises(IllegalMoveError, match="^R4: the dealer discards a pile only before"):
-        actions.verify_discard_dealer_pile(two, 1)
+        actions.verify_discard_dealer_pile(two, DiscardPile(1))
     turn = position(cart="Knockando", hand="AA:4 extra", goods="AA")
     for not_a_request in (EXTRA_GOOD, "AA:4", None):
         with pytest.raises(IllegalMoveError, match="^T4: .* is not a goods request"):
-            actions.verify_play_request(turn, not_a_request, goods_of("AA"))  # type: ignore[arg-type]
+            actions.verify_play_request(
+                turn, forged(PlayRequest, request=not_a_request, delivered=goods_of("AA"))
+            )
     with pytest.raises(IllegalMoveError, match="^T4: .* is not goods to deliver"):
-        actions.verify_play_request(turn, RequestCard(goods_of("AA"), 4), "AA")  # type: ignore[arg-type]
+        actions.verify_play_request(
+            turn, forged(PlayRequest, request=RequestCard(goods_of("AA"), 4), delivered="AA")
+        )
 
 
-def _direct_call(state, move):  # type: ignore[no-untyped-def]
-    """The action function of ``move``'s type called with the move's fields."""
-    name, fields = {
-        TakePile: ("take_pile", ("pile",)),
-        DiscardPile: ("discard_dealer_pile", ("pile",)),
-        PlayRoute: ("play_route", ("kind", "to", "take")),
-        PlayExtraGood: ("play_extra_good", ("good",)),
-        PlayFeedMove: ("play_feed_move", ("to", "take")),
-        PlayFeedExtraGood: ("play_feed_extra_good", ("good",)),
-        PlayRequest: ("play_request", ("request", "delivered")),
-        EndTurn: ("end_turn", ()),
-        DiscardCard: ("discard_card", ("card",)),
-    }[type(move)]
-    return getattr(actions, name)(state, *(getattr(move, field) for field in fields))
-
-
-def test_each_action_called_directly_makes_the_move_apply_move_makes() -> None:
-    # Every legal move of three whole seeded games, each called through its
-    # own action function (R2-R5, T2-T7): the same state as apply_move.
+def test_each_check_and_action_called_directly_makes_the_move_apply_move_makes() -> None:
+    # Every legal move of three whole seeded games, checked by its own check
+    # and applied by its own action (R2-R5, T2-T7): the check gives back a
+    # move equal to the listed one, and the action the state apply_move gives.
     seen: set[type] = set()
     for players in (2, 3, 4):
         rng = random.Random(players)
@@ -236,21 +264,23 @@ def test_each_action_called_directly_makes_the_move_apply_move_makes() -> None:
         while not state.is_over:
             moves = legal_moves(state)
             for move in moves:
-                assert _direct_call(state, move) == apply_move(state, move)
+                check, act = actions.MOVE_RULES[type(move)]
+                checked = check(state, move)
+                assert checked == move and type(checked) is type(move)
+                assert act(state, checked) == apply_move(state, move)
                 seen.add(type(move))
             state = apply_move(state, rng.choice(moves))
     assert seen == set(actions.MOVE_RULES)
 
 
-def test_T3_T5_an_action_called_directly_with_what_is_no_good_names_its_rule() -> None:
+def test_T3_T5_a_move_built_past_its_checks_with_what_is_no_good_names_its_rule() -> None:
     turn = position(cart="Knockando", hand="extra feed", goods="", villages={"Knockando": "A"})
-    for action, rule, move in (
-        (actions.play_extra_good, "T3", PlayExtraGood(Good.ANVIL)),
-        (actions.play_feed_extra_good, "T5b", PlayFeedExtraGood(Good.ANVIL)),
-    ):
+    for rule, move in (("T3", PlayExtraGood(Good.ANVIL)), ("T5b", PlayFeedExtraGood(Good.ANVIL))):
         with pytest.raises(IllegalMoveError, match=f"^{rule}: 'A' is not a good$"):
-            action(turn, "A")  # type: ignore[arg-type]
-        assert action(turn, Good.ANVIL) == apply_move(turn, move)
+            apply_move(turn, forged(type(move), good="A"))
+        check, act = actions.MOVE_RULES[type(move)]
+        assert check(turn, move) == move
+        assert act(turn, check(turn, move)) == apply_move(turn, move)
 
 
 def test_T4_goods_that_only_look_like_goods_are_not_delivered() -> None:
@@ -266,7 +296,7 @@ def test_T4_goods_that_only_look_like_goods_are_not_delivered() -> None:
     object.__setattr__(odd, "counts", list(odd.counts))
     for delivered in (LookAlike(), odd):
         with pytest.raises(IllegalMoveError, match="^T4: .* is not goods to deliver"):
-            actions.play_request(turn, request, delivered)  # type: ignore[arg-type]
+            apply_move(turn, forged(PlayRequest, request=request, delivered=delivered, feed_cost=0))
 
 
 def test_T7_the_checked_discard_is_the_listed_move_of_the_hands_own_card() -> None:
@@ -281,3 +311,61 @@ def test_T7_the_checked_discard_is_the_listed_move_of_the_hands_own_card() -> No
     moves.discard_move.cache_clear()
     moves.discard_move(attrs.evolve(held))  # an equal card, another object
     assert verify_move(state, DiscardCard(held)).card is held
+
+
+def test_T2_T5_T7_every_move_says_the_card_it_plays_and_the_feed_it_costs() -> None:
+    # Over three whole games: a move's card is the card that leaves the hand
+    # (None: no card of the hand), and its feed cost is the special feed
+    # played with it, each a point of damage (E2).
+    seen: set[type] = set()
+    for players in (2, 3, 4):
+        rng = random.Random(players)
+        state = new_game(players, seed=60 + players)
+        while not state.is_over:
+            for move in legal_moves(state):
+                seen.add(type(move))
+                seat = state.current_player
+                assert seat is not None
+                after = apply_move(state, move)
+                if move.card is None:
+                    assert type(move) in (TakePile, DiscardPile, EndTurn)
+                    assert move.feed_cost == 0
+                    continue
+                assert move.card in state.players[seat].hand
+                if type(move) is DiscardCard:
+                    assert move.feed_cost == 0
+                    if after.round == state.round:  # else the pile may be shuffled (R3)
+                        assert move.card in after.discard_pile.cards[len(state.discard_pile) :]
+                    continue
+                played = after.turn.played[len(state.turn.played) :]
+                assert played[0] == move.card
+                assert played.count(SPECIAL_FEED) == move.feed_cost
+            state = apply_move(state, rng.choice(legal_moves(state)))
+    assert seen == set(actions.MOVE_RULES)
+
+
+def test_a_moves_card_is_the_engines_shared_card_and_its_cost_a_number() -> None:
+    request = RequestCard(goods_of("AAB"), 5)
+    for move, card, cost in (
+        (TakePile(1), None, 0),
+        (DiscardPile(0), None, 0),
+        (EndTurn(), None, 0),
+        (PlayRoute(RouteKind.FERRY, "Dufftown"), ROUTE_CARDS[RouteKind.FERRY], 0),
+        (PlayExtraGood(Good.VASE), EXTRA_GOOD, 0),
+        (PlayFeedMove("Dufftown", Good.CUP), SPECIAL_FEED, 1),
+        (PlayFeedExtraGood(Good.CUP), SPECIAL_FEED, 1),
+        (PlayRequest.exact(request), request, 0),
+        (PlayRequest(request, goods_of("ABU")), request, 1),
+        (PlayRequest(request, goods_of("CUV")), request, 3),
+        (DiscardCard(request), request, 0),
+    ):
+        assert move.card == card and move.feed_cost == cost and type(move.feed_cost) is int
+        if not isinstance(card, RequestCard):  # PlayRequest.exact is shared by equal requests
+            assert move.card is card
+    # Equal moves stay equal whatever they carry, and evolve keeps the card right.
+    ferry = PlayRoute(RouteKind.FERRY, "Dufftown")
+    moor = attrs.evolve(ferry, kind=RouteKind.MOOR_PATH)
+    assert moor.card is ROUTE_CARDS[RouteKind.MOOR_PATH] and moor == PlayRoute(
+        RouteKind.MOOR_PATH, "Dufftown"
+    )
+    assert repr(ferry) == "PlayRoute(kind=<RouteKind.FERRY: 2>, to='Dufftown', take=None)"

@@ -81,37 +81,49 @@ SKIPPED_MUTANTS: tuple[tuple[str, str, str], ...] = (
     ("legal.py", "found.sort(key=lambda item: item[0])", "found.reverse()"),
     (
         "actions.py",
-        "PlayRoute: (lambda s, m: verify_play_route(s, m.kind, m.to, m.take), _play_route)",
-        "PlayRoute: (lambda s, m: m, _play_route)",
+        "PlayRoute: (verify_play_route, _move_cart),",
+        "PlayRoute: (lambda _s, move: move, _move_cart),",
     ),
     (
         "actions.py",
-        "EndTurn: (lambda s, m: verify_end_turn(s), _end_turn)",
-        "EndTurn: (lambda s, m: m, _end_turn)",
+        "EndTurn: (verify_end_turn, _end_turn),",
+        "EndTurn: (lambda _s, move: move, _end_turn),",
     ),
     (
         "actions.py",
-        "TakePile: (lambda s, m: verify_take_pile(s, m.pile), _take_pile)",
-        "TakePile: (lambda s, m: m, _take_pile)",
+        "TakePile: (verify_take_pile, _take_pile),",
+        "TakePile: (lambda _s, move: move, _take_pile),",
     ),
     (
         "actions.py",
-        "lambda s, m: verify_play_request(s, m.request, m.delivered)",
-        "lambda s, m: m",
+        "PlayRequest: (verify_play_request, _play_request),",
+        "PlayRequest: (lambda _s, move: move, _play_request),",
     ),
     (
         "actions.py",
-        "DiscardCard: (lambda s, m: verify_discard_card(s, m.card), _discard_card)",
-        "DiscardCard: (lambda s, m: m, _discard_card)",
+        "DiscardCard: (verify_discard_card, _discard_card),",
+        "DiscardCard: (lambda _s, move: move, _discard_card),",
     ),
     (
         "actions.py",
-        "lambda s, m: verify_play_feed_move(s, m.to, m.take)",
-        "lambda s, m: m",
+        "PlayFeedMove: (verify_play_feed_move, _move_cart),",
+        "PlayFeedMove: (lambda _s, move: move, _move_cart),",
     ),
-    ("actions.py", "lambda s, m: verify_play_extra_good(s, m.good)", "lambda s, m: m"),
-    ("actions.py", "lambda s, m: verify_play_feed_extra_good(s, m.good)", "lambda s, m: m"),
-    ("actions.py", "lambda s, m: verify_discard_dealer_pile(s, m.pile)", "lambda s, m: m"),
+    (
+        "actions.py",
+        "PlayExtraGood: (verify_play_extra_good, _take_extra),",
+        "PlayExtraGood: (lambda _s, move: move, _take_extra),",
+    ),
+    (
+        "actions.py",
+        "PlayFeedExtraGood: (verify_play_feed_extra_good, _take_extra),",
+        "PlayFeedExtraGood: (lambda _s, move: move, _take_extra),",
+    ),
+    (
+        "actions.py",
+        "DiscardPile: (verify_discard_dealer_pile, _discard_dealer_pile),",
+        "DiscardPile: (lambda _s, move: move, _discard_dealer_pile),",
+    ),
 )
 
 

@@ -13,17 +13,7 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 import sys
 
 from troedler import _moved
-from troedler.core.actions import (
-    discard_card,
-    discard_dealer_pile,
-    end_turn,
-    play_extra_good,
-    play_feed_extra_good,
-    play_feed_move,
-    play_request,
-    play_route,
-    take_pile,
-)
+from troedler.core import actions as _actions
 from troedler.core.board import Board, Route, RouteKind, Village, default_board, load_board
 from troedler.core.cards import (
     EXTRA_GOOD,
@@ -79,6 +69,9 @@ _moved.install()
 
 
 def __getattr__(name: str) -> object:
+    # The action functions of 0.3 (take_pile ...): apply_move makes a move.
+    if name in _actions.DEPRECATED_ACTIONS:
+        return _actions.deprecated_action(name)
     # troedler.views and the like, read as attributes of the package.
     module = sys.modules.get(f"{__name__}.{name}")
     if module is not None and f"{__name__}.{name}" in _moved.MOVED:
@@ -134,9 +127,6 @@ __all__ = [
     "default_board",
     "default_cards",
     "determinize",
-    "discard_card",
-    "discard_dealer_pile",
-    "end_turn",
     "form_piles",
     "from_position_text",
     "is_legal",
@@ -148,17 +138,11 @@ __all__ = [
     "outcome",
     "parse_card",
     "parse_move",
-    "play_extra_good",
-    "play_feed_extra_good",
-    "play_feed_move",
-    "play_request",
-    "play_route",
     "position_text",
     "replay",
     "score",
     "state_from_json",
     "state_to_json",
-    "take_pile",
     "tally",
     "verify_move",
 ]

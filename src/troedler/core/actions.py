@@ -4,29 +4,30 @@ The module follows the rulebook: first the round (R2-R6: forming the dealer
 piles, taking them, passing the horse), then the turn (T1-T7: playing
 cards, ending the turn, discarding down to the hand limit).
 
-Each player action ``x`` comes with ``verify_x``, the one statement of its
-rules: it raises :class:`IllegalMoveError` naming the rule and the facts,
-and otherwise returns the checked move, made of the engine's own objects
-(the hand's card, the board's village, the shared goods), as pokerkit's
-``verify_...`` returns the value it cleaned. ``x`` applies what ``verify_x``
-returned and checks nothing more; it never changes the state it is given.
-Checks run in a fixed order: that ``state`` is a state, game over, phase,
-whose decision, then the action's own rules. :func:`troedler.legal_moves`
-lists exactly the moves every ``verify_x`` passes.
+Each kind of move has its check, ``verify_x(state, move)``, the one
+statement of its rules: it raises :class:`IllegalMoveError` naming the rule
+and the facts, and otherwise returns the checked move, made of the engine's
+own objects (the hand's card, the board's village, the shared goods), as
+pokerkit's ``verify_...`` returns the value it cleaned. Its action applies
+what the check returned and checks nothing more; it never changes the state
+it is given. :data:`MOVE_RULES` pairs each move type with its check and its
+action, and :func:`troedler.apply_move` is the one door to them. Checks run
+in a fixed order: that the move is of its kind, that ``state`` is a state,
+game over, phase, whose decision, then the move's own rules.
+:func:`troedler.legal_moves` lists exactly the moves every check passes.
 
 The end of a round (R6) and of the game (E1) follow from the end of the
-last turn of a round (:func:`end_turn`, then any :func:`discard_card`); the
-next round's piles are formed at once.
+last turn of a round (:class:`~troedler.EndTurn`, then any
+:class:`~troedler.DiscardCard`); the next round's piles are formed at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar, cast
 
 from troedler.core.board import RouteKind
 from troedler.core.cards import (
-    CARD_TYPES,
-    EXTRA_GOOD,
     ROUTE_CARDS,
     SPECIAL_FEED,
     Card,
@@ -35,6 +36,7 @@ from troedler.core.cards import (
     hand_count,
     hand_index,
     hand_without,
+    is_card,
     sort_hand,
 )
 from troedler.core.chance import settle
@@ -62,32 +64,21 @@ from troedler.core.moves import (
 )
 from troedler.core.pile import Pile
 from troedler.core.rulebook import (
-    PILE_SIZE,
     dealer_discards_first,
-    discard_candidates,
-    discards_owed,
+    discard_options,
     ends_game,
     goes_to_value_pile,
+    hand_limit_discards,
     next_to_take,
 )
 from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn, next_state
 
 __all__ = [
-    "PILE_SIZE",
-    "discard_card",
-    "discard_dealer_pile",
-    "discard_options",
-    "end_turn",
-    "hand_limit_discards",
-    "play_extra_good",
-    "play_feed_extra_good",
-    "play_feed_move",
-    "play_request",
-    "play_route",
-    "take_pile",
+    "MOVE_RULES",
     "verify_discard_card",
     "verify_discard_dealer_pile",
     "verify_end_turn",
+    "verify_game_on",
     "verify_play_extra_good",
     "verify_play_feed_extra_good",
     "verify_play_feed_move",
@@ -115,16 +106,19 @@ def verify_game_on(state: object) -> GameState:
     return state
 
 
-def _own_card(cards: tuple[Card, ...], card: object, rule: str, missing: str) -> Card:
-    """The card of the sorted ``cards`` equal to ``card``: a state holds its
-    own cards, never a caller's, which might be a look-alike built past its
-    constructor. ``missing`` says where it was looked for."""
-    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
-        _fail(rule, f"{quote(card)} is not a card")
-    at = hand_index(cards, cast(Card, card))
+def _wrong_move(move: object, kind: type) -> NoReturn:
+    raise ConfigurationError(f"expected a {kind.__name__}, got {quote(move)}")
+
+
+def _held(hand: tuple[Card, ...], card: Card, rule: str, seat: int | None) -> Card:
+    """The card of ``seat``'s sorted ``hand`` equal to ``card``, which they
+    must hold to play or discard it (T2-T5, T7); else :class:`IllegalMoveError`.
+    A state holds its own cards, never a caller's: a card a caller names is
+    first checked with :func:`~troedler.core.cards.is_card`."""
+    at = hand_index(hand, card)
     if at < 0:
-        _fail(rule, f"{missing} holds no {card} card")
-    return cards[at]
+        _fail(rule, f"seat {seat} holds no {card} card")
+    return hand[at]
 
 
 def _replace(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -165,29 +159,26 @@ def _verify_pile(state: GameState, pile: object, gone: int) -> int:
     return pile
 
 
-def verify_take_pile(state: GameState, pile: int) -> TakePile:
-    """The move of the current player taking dealer pile ``pile``, if they may
-    (R1, R4): it is the take-piles phase, the pile lies there, and with two
-    players the dealer has discarded a pile first; else
+def verify_take_pile(state: GameState, move: TakePile) -> TakePile:
+    """The checked ``move`` of the current player taking a dealer pile, if
+    they may (R1, R4): it is the take-piles phase, the pile lies there, and
+    with two players the dealer has discarded a pile first; else
     :class:`IllegalMoveError`."""
+    if type(move) is not TakePile:
+        _wrong_move(move, TakePile)
     gone = _verify_take_phase(state)
     if dealer_discards_first(state.rules, gone):
         piles = len(state.dealer_piles)
         _fail("R4", f"seat {state.dealer}, the dealer, first discards one of the {piles} piles")
-    return TAKE_PILE_MOVES[_verify_pile(state, pile, gone)]
-
-
-def take_pile(state: GameState, pile: int) -> GameState:
-    """The current player takes dealer pile ``pile`` into hand (R4).
-
-    After the last player has taken, the pile left over goes onto the discard
-    pile and the dealer begins the turns (R5). Checked by
-    :func:`verify_take_pile`.
-    """
-    return _take_pile(state, verify_take_pile(state, pile))
+    return TAKE_PILE_MOVES[_verify_pile(state, move.pile, gone)]
 
 
 def _take_pile(state: GameState, move: TakePile) -> GameState:
+    """The current player takes dealer pile ``move.pile`` into hand (R4).
+
+    After the last player has taken, the pile left over goes onto the discard
+    pile and the dealer begins the turns (R5).
+    """
     seat = cast(int, state.current_player)  # the take-piles phase always has one
     player = state.players[seat]
     pile = move.pile
@@ -213,28 +204,23 @@ def _take_pile(state: GameState, move: TakePile) -> GameState:
     )
 
 
-def verify_discard_dealer_pile(state: GameState, pile: int) -> DiscardPile:
-    """The move of the dealer putting dealer pile ``pile`` onto the discard
-    pile, if they may: two players only, before any pile is taken (R4); else
-    :class:`IllegalMoveError`."""
+def verify_discard_dealer_pile(state: GameState, move: DiscardPile) -> DiscardPile:
+    """The checked ``move`` of the dealer putting a dealer pile onto the
+    discard pile, if they may: two players only, before any pile is taken
+    (R4); else :class:`IllegalMoveError`."""
+    if type(move) is not DiscardPile:
+        _wrong_move(move, DiscardPile)
     gone = _verify_take_phase(state)
     if not dealer_discards_first(state.rules, gone):
         if not state.rules.two_player_rules:
             _fail("R4", "only in the two-player game does the dealer discard a pile")
         _fail("R4", "the dealer discards a pile only before any pile is taken")
-    return DISCARD_PILE_MOVES[_verify_pile(state, pile, gone)]
-
-
-def discard_dealer_pile(state: GameState, pile: int) -> GameState:
-    """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4).
-
-    This comes first in the take-piles phase, before anyone takes a pile.
-    Checked by :func:`verify_discard_dealer_pile`.
-    """
-    return _discard_dealer_pile(state, verify_discard_dealer_pile(state, pile))
+    return DISCARD_PILE_MOVES[_verify_pile(state, move.pile, gone)]
 
 
 def _discard_dealer_pile(state: GameState, move: DiscardPile) -> GameState:
+    """Two players: the dealer puts dealer pile ``move.pile`` onto the discard
+    pile, before anyone takes a pile (R4)."""
     pile = move.pile
     return next_state(
         state,
@@ -296,11 +282,6 @@ def _turn_player(state: GameState) -> PlayerState:
     )
 
 
-def _verify_held(state: GameState, player: PlayerState, card: Card, rule: str) -> None:
-    if hand_index(player.hand, card) < 0:
-        _fail(rule, f"seat {state.current_player} holds no {card} card")
-
-
 def _verify_good_in(state: GameState, village: int, good: object, rule: str) -> Good:
     """``good``, after checking that it is a good the village of index ``village`` holds."""
     if type(good) is not Good:
@@ -360,7 +341,7 @@ def _verify_move_cart(
     there, after checking that the player holds the card, a route of ``kind``
     (any kind: None) leads there, and the village holds ``take``."""
     player = _turn_player(state)
-    _verify_held(state, player, card, rule)
+    _held(player.hand, card, rule, state.current_player)
     board = state.board
     if not isinstance(to, str) or not board.has_village(to):
         _fail(rule, f"{quote(to)} is not a village of the board")
@@ -376,55 +357,40 @@ def _verify_move_cart(
     _fail(rule, f"{how} leads from {player.cart} to {to}")
 
 
-def verify_play_route(
-    state: GameState, kind: RouteKind, to: str, take: Good | None = None
-) -> PlayRoute:
-    """The move of the current player playing a route card of ``kind`` to
-    ``to``, taking ``take`` there, if they may (T1, T2): they hold one, a
-    route of that kind leads there, and the village holds ``take``; else
-    :class:`IllegalMoveError`."""
+def verify_play_route(state: GameState, move: PlayRoute) -> PlayRoute:
+    """The checked ``move`` of the current player playing a route card to
+    move the cart, if they may (T1, T2): they hold a route card of the
+    move's kind, a route of that kind leads to its village, and the village
+    holds the good it takes; else :class:`IllegalMoveError`."""
+    if type(move) is not PlayRoute:
+        _wrong_move(move, PlayRoute)
+    kind = move.kind
     if type(kind) is not RouteKind:
         _fail("T2", f"{quote(kind)} is not a route kind")
-    return cast(PlayRoute, _verify_move_cart(state, kind, to, take, ROUTE_CARDS[kind], "T2"))
+    return cast(
+        PlayRoute, _verify_move_cart(state, kind, move.to, move.take, ROUTE_CARDS[kind], "T2")
+    )
 
 
-def play_route(state: GameState, kind: RouteKind, to: str, take: Good | None = None) -> GameState:
-    """Play a route card of ``kind``: move the cart to ``to`` and take ``take`` there (T2).
-
-    ``take`` is the good taken on arrival, or None to take nothing. Checked
-    by :func:`verify_play_route`.
-    """
-    return _play_route(state, verify_play_route(state, kind, to, take))
-
-
-def _play_route(state: GameState, move: PlayRoute) -> GameState:
-    return _move_cart(state, move.to, move.take, ROUTE_CARDS[move.kind])
+def verify_play_feed_move(state: GameState, move: PlayFeedMove) -> PlayFeedMove:
+    """The checked ``move`` of the current player playing special feed to
+    move the cart along a route of any kind, taking a good there, if they
+    may (T5a); else :class:`IllegalMoveError`."""
+    if type(move) is not PlayFeedMove:
+        _wrong_move(move, PlayFeedMove)
+    return cast(
+        PlayFeedMove, _verify_move_cart(state, None, move.to, move.take, SPECIAL_FEED, "T5a")
+    )
 
 
-def verify_play_feed_move(state: GameState, to: str, take: Good | None = None) -> PlayFeedMove:
-    """The move of the current player playing special feed to move the cart
-    to ``to`` along a route of any kind, taking ``take`` there, if they may
-    (T5a); else :class:`IllegalMoveError`."""
-    return cast(PlayFeedMove, _verify_move_cart(state, None, to, take, SPECIAL_FEED, "T5a"))
-
-
-def play_feed_move(state: GameState, to: str, take: Good | None = None) -> GameState:
-    """Play special feed to move the cart along a route of any kind (T5a).
-
-    Checked by :func:`verify_play_feed_move`.
-    """
-    return _play_feed_move(state, verify_play_feed_move(state, to, take))
-
-
-def _play_feed_move(state: GameState, move: PlayFeedMove) -> GameState:
-    return _move_cart(state, move.to, move.take, SPECIAL_FEED)
-
-
-def _move_cart(state: GameState, to: str, take: Good | None, card: Card) -> GameState:
-    """The effects of a checked move of the cart to ``to`` (the board's own
-    name) with ``card``."""
+def _move_cart(state: GameState, move: PlayRoute | PlayFeedMove) -> GameState:
+    """Play the checked ``move``'s card: the cart moves to ``move.to`` (the
+    board's own name) and takes ``move.take`` there (T2, T5a)."""
     seat = cast(int, state.current_player)
     player = state.players[seat]
+    card = move.card
+    to = move.to
+    take = move.take
     hand = cast(tuple[Card, ...], hand_without(player.hand, card))  # verified: held
     if take is None:
         return _after_card(state, seat, player, (card,), hand=hand, cart=to)
@@ -447,51 +413,36 @@ def _move_cart(state: GameState, to: str, take: Good | None, card: Card) -> Game
 
 def _verify_take_extra(state: GameState, good: object, card: Card, rule: str) -> Good:
     player = _turn_player(state)
-    _verify_held(state, player, card, rule)
+    _held(player.hand, card, rule, state.current_player)
     return _verify_good_in(state, state.board.index(player.cart), good, rule)
 
 
-def verify_play_extra_good(state: GameState, good: Good) -> PlayExtraGood:
-    """The move of the current player playing an extra good (+1) card to take
-    ``good`` where the cart stands, if they may (T3); else
+def verify_play_extra_good(state: GameState, move: PlayExtraGood) -> PlayExtraGood:
+    """The checked ``move`` of the current player playing an extra good (+1)
+    card to take a good where the cart stands, if they may (T3); else
     :class:`IllegalMoveError`."""
-    return EXTRA_GOOD_MOVES[_verify_take_extra(state, good, EXTRA_GOOD, "T3")]
+    if type(move) is not PlayExtraGood:
+        _wrong_move(move, PlayExtraGood)
+    return EXTRA_GOOD_MOVES[_verify_take_extra(state, move.good, PlayExtraGood.card, "T3")]
 
 
-def play_extra_good(state: GameState, good: Good) -> GameState:
-    """Play an extra good (+1) card: take ``good`` where the cart stands (T3).
-
-    Checked by :func:`verify_play_extra_good`.
-    """
-    return _play_extra_good(state, verify_play_extra_good(state, good))
-
-
-def _play_extra_good(state: GameState, move: PlayExtraGood) -> GameState:
-    return _take_extra(state, move.good, EXTRA_GOOD)
-
-
-def verify_play_feed_extra_good(state: GameState, good: Good) -> PlayFeedExtraGood:
-    """The move of the current player playing special feed to take ``good``
-    where the cart stands, if they may (T5b); else :class:`IllegalMoveError`."""
-    return FEED_EXTRA_GOOD_MOVES[_verify_take_extra(state, good, SPECIAL_FEED, "T5b")]
+def verify_play_feed_extra_good(state: GameState, move: PlayFeedExtraGood) -> PlayFeedExtraGood:
+    """The checked ``move`` of the current player playing special feed to
+    take a good where the cart stands, if they may (T5b); else
+    :class:`IllegalMoveError`."""
+    if type(move) is not PlayFeedExtraGood:
+        _wrong_move(move, PlayFeedExtraGood)
+    return FEED_EXTRA_GOOD_MOVES[
+        _verify_take_extra(state, move.good, PlayFeedExtraGood.card, "T5b")
+    ]
 
 
-def play_feed_extra_good(state: GameState, good: Good) -> GameState:
-    """Play special feed to take ``good`` where the cart stands (T5b).
-
-    Checked by :func:`verify_play_feed_extra_good`.
-    """
-    return _play_feed_extra_good(state, verify_play_feed_extra_good(state, good))
-
-
-def _play_feed_extra_good(state: GameState, move: PlayFeedExtraGood) -> GameState:
-    return _take_extra(state, move.good, SPECIAL_FEED)
-
-
-def _take_extra(state: GameState, good: Good, card: Card) -> GameState:
-    """The effects of a checked extra good taken with ``card``."""
+def _take_extra(state: GameState, move: PlayExtraGood | PlayFeedExtraGood) -> GameState:
+    """Play the checked ``move``'s card: take ``move.good`` where the cart stands (T3, T5b)."""
     seat = cast(int, state.current_player)
     player = state.players[seat]
+    card = move.card
+    good = move.good
     there = state.board.index(player.cart)
     return _after_card(
         state,
@@ -519,21 +470,24 @@ def _own_goods(value: object) -> Goods | None:
     return Goods.of_counts(counts)
 
 
-def verify_play_request(state: GameState, request: RequestCard, delivered: Goods) -> PlayRequest:
-    """The move of the current player fulfilling ``request`` with
-    ``delivered``, made of the hand's own card and the engine's own goods, if
-    they may (T4, T5c): they hold the card, the cart's village holds no goods
-    and has had no request this turn, ``delivered`` has the request's size
-    and is in the cart, and special feed in hand replaces each shown good it
-    lacks; else :class:`IllegalMoveError`."""
+def verify_play_request(state: GameState, move: PlayRequest) -> PlayRequest:
+    """The checked ``move`` of the current player fulfilling a goods request,
+    made of the hand's own card and the engine's own goods, if they may (T4,
+    T5c): they hold the card, the cart's village holds no goods and has had
+    no request this turn, the goods delivered are as many as the request
+    shows and are in the cart, and special feed in hand replaces each shown
+    good they lack; else :class:`IllegalMoveError`."""
+    if type(move) is not PlayRequest:
+        _wrong_move(move, PlayRequest)
     player = _turn_player(state)
     seat = state.current_player
-    if type(request) is not RequestCard:
+    request = move.request
+    if type(request) is not RequestCard or not is_card(request):
         _fail("T4", f"{quote(request)} is not a goods request")
-    own = _own_goods(delivered)
+    own = _own_goods(move.delivered)
     if own is None:
-        _fail("T4", f"{quote(delivered)} is not goods to deliver")
-    card = cast(RequestCard, _own_card(player.hand, request, "T4", f"seat {seat}"))
+        _fail("T4", f"{quote(move.delivered)} is not goods to deliver")
+    card = cast(RequestCard, _held(player.hand, request, "T4", seat))
     village = player.cart
     there = state.goods_in(village)
     if there:
@@ -552,21 +506,14 @@ def verify_play_request(state: GameState, request: RequestCard, delivered: Goods
             f"delivering {own} for {card} replaces {replaced} goods and needs "
             f"{replaced} special feed; seat {seat} holds {feed_held}",
         )
+    if request is card and move.delivered is own and move.feed_cost == replaced:
+        return move  # already the engine's own, as legal_moves lists it
     return PlayRequest(card, own)
 
 
-def play_request(state: GameState, request: RequestCard, delivered: Goods) -> GameState:
-    """Fulfil goods request ``request`` by putting ``delivered`` into the cart's village.
-
-    The village must hold no goods and must not have received a request this
-    turn (T4). ``delivered`` must have as many goods as the request shows;
-    every shown good missing from it is replaced, at one special feed each
-    (T5c). Checked by :func:`verify_play_request`.
-    """
-    return _play_request(state, verify_play_request(state, request, delivered))
-
-
 def _play_request(state: GameState, move: PlayRequest) -> GameState:
+    """Fulfil the checked ``move``'s request: put its goods into the cart's
+    village, the request and one special feed per replaced good played (T4, T5c)."""
     request, delivered, replaced = move.request, move.delivered, move.feed_cost
     seat = cast(int, state.current_player)
     player = state.players[seat]
@@ -589,57 +536,28 @@ def _play_request(state: GameState, move: PlayRequest) -> GameState:
 # --- T6, T7: ending the turn and discarding down to the hand limit ---------------
 
 
-def hand_limit_discards(hand: tuple[Card, ...], limit: int) -> tuple[int, int]:
-    """How many non-feed cards must be discarded, and how much feed goes to
-    the value pile, when a turn ends with ``hand`` (T7):
-    :func:`~troedler.core.rulebook.discards_owed` of the hand."""
-    if len(hand) <= limit:
-        return 0, 0
-    return discards_owed(len(hand), hand_count(hand, SPECIAL_FEED), limit)
-
-
-def discard_options(hand: tuple[Card, ...], due: int, last: Card | None) -> list[Card]:
-    """The cards of the sorted ``hand`` that may be discarded next, each once,
-    in hand order, while ``due`` discards are due and ``last`` was the last (T7).
-
-    Discards go in hand order, so each choice of cards has one order: a card
-    may be discarded if it is not special feed, does not come before ``last``,
-    and leaves enough cards at or after it for the discards still due.
-    """
-    candidates = discard_candidates(hand, last)
-    options: list[Card] = []
-    for i in range(len(candidates) - due + 1):
-        card = candidates[i]
-        if not options or card.sort_key != options[-1].sort_key:
-            options.append(card)
-    return options
-
-
-def verify_end_turn(state: GameState) -> EndTurn:
-    """The move of the current player ending the playing part of the turn, if
-    they may (E1, T1, T6): it is the turns phase and no discards are due;
-    else :class:`IllegalMoveError`."""
+def verify_end_turn(state: GameState, move: EndTurn) -> EndTurn:
+    """The checked ``move`` of the current player ending the playing part of
+    the turn, if they may (E1, T1, T6): it is the turns phase and no
+    discards are due; else :class:`IllegalMoveError`."""
+    if type(move) is not EndTurn:
+        _wrong_move(move, EndTurn)
     _turn_player(state)
     return END_TURN
 
 
-def end_turn(state: GameState) -> GameState:
+def _end_turn(state: GameState, move: EndTurn) -> GameState:
     """End the playing part of the current turn (T6, T7).
 
     Played routes and extra goods go onto the discard pile, played special
     feed and fulfilled requests onto the value pile (T6). Feed beyond the hand
     limit goes onto the value pile (T7). If other cards are over the limit
-    the same player then discards them with :func:`discard_card`; where that
-    leaves no choice (every such card must go, or they are all alike) the
-    engine discards them at once. When the turn is over, the next player's
-    turn begins; after the last turn of a round the horse passes and the next
-    round's piles are formed (R6), or the game ends (E1). Checked by
-    :func:`verify_end_turn`.
+    the same player then discards them with :class:`~troedler.DiscardCard`
+    moves; where that leaves no choice (every such card must go, or they are
+    all alike) the engine discards them at once. When the turn is over, the
+    next player's turn begins; after the last turn of a round the horse
+    passes and the next round's piles are formed (R6), or the game ends (E1).
     """
-    return _end_turn(state, verify_end_turn(state))
-
-
-def _end_turn(state: GameState, move: EndTurn) -> GameState:
     seat = cast(int, state.current_player)
     player = state.players[seat]
     hand = player.hand
@@ -660,42 +578,37 @@ def _end_turn(state: GameState, move: EndTurn) -> GameState:
     return _next_turn(state, seat, _replace(state.players, seat, new_player), discard)
 
 
-def verify_discard_card(state: GameState, card: Card) -> DiscardCard:
-    """The move of the current player discarding the hand's own ``card``, if
-    they may now (T7): discards are due, ``card`` is in hand and not special
-    feed, it does not come before the card discarded last, and it leaves
-    enough cards at or after it for the discards still due; else
-    :class:`IllegalMoveError`."""
+def verify_discard_card(state: GameState, move: DiscardCard) -> DiscardCard:
+    """The checked ``move`` of the current player discarding a card of the
+    hand, the hand's own, if they may now (T7): discards are due, the card
+    is in hand and may go next (:func:`~troedler.core.rulebook.discard_options`);
+    else :class:`IllegalMoveError`."""
+    if type(move) is not DiscardCard:
+        _wrong_move(move, DiscardCard)
     due = verify_game_on(state).turn.discards_due
     if state.phase is not Phase.PLAY_TURNS or not due:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
     seat = cast(int, state.current_player)  # the turns phase always has one
     hand = state.players[seat].hand
+    card = move.card
     if type(card) is SpecialFeedCard:
         _fail("T7", "special feed is never discarded")
-    held = _own_card(hand, card, "T7", f"seat {seat}")
+    if not is_card(card):
+        _fail("T7", f"{quote(card)} is not a card")
+    held = _held(hand, card, "T7", seat)
     last = state.turn.last_discard
     if last is not None and held.sort_key < last.sort_key:
         _fail("T7", f"discards go in hand order: {held} comes before {last}, discarded last")
     if all(option.sort_key != held.sort_key for option in discard_options(hand, due, last)):
         _fail("T7", f"after {held} too few cards remain for the {due} discards due")
-    move = discard_move(held)  # one move per card value, shared with legal_moves
-    return move if move.card is held else DiscardCard(held)
-
-
-def discard_card(state: GameState, card: Card) -> GameState:
-    """Put ``card`` from the hand onto the discard pile, down to the hand limit (T7).
-
-    Only while discards are due after :func:`end_turn`. Special feed is never
-    discarded, and discards go in hand order: ``card`` must not come before
-    the card discarded last, and must leave enough cards at or after it for
-    the discards still due. When the last one is made, or the rest leave no
-    choice, the turn is over. Checked by :func:`verify_discard_card`.
-    """
-    return _discard_card(state, verify_discard_card(state, card))
+    checked = discard_move(held)  # one move per card value, shared with legal_moves
+    return checked if checked.card is held else DiscardCard(held)
 
 
 def _discard_card(state: GameState, move: DiscardCard) -> GameState:
+    """Put the checked ``move``'s card onto the discard pile, down to the hand
+    limit (T7). When the last one is made, or the rest leave no choice, the
+    turn is over."""
     seat = cast(int, state.current_player)
     player = state.players[seat]
     return _discard_down(
@@ -748,55 +661,93 @@ def _discard_down(
 
 # === One table: each move type, its check and its action ========================
 
-MOVE_RULES: dict[type, tuple[Any, Any]] = {
-    PlayRoute: (lambda s, m: verify_play_route(s, m.kind, m.to, m.take), _play_route),
-    EndTurn: (lambda s, m: verify_end_turn(s), _end_turn),
-    TakePile: (lambda s, m: verify_take_pile(s, m.pile), _take_pile),
-    PlayRequest: (lambda s, m: verify_play_request(s, m.request, m.delivered), _play_request),
-    DiscardCard: (lambda s, m: verify_discard_card(s, m.card), _discard_card),
-    PlayFeedMove: (lambda s, m: verify_play_feed_move(s, m.to, m.take), _play_feed_move),
-    PlayExtraGood: (lambda s, m: verify_play_extra_good(s, m.good), _play_extra_good),
-    PlayFeedExtraGood: (
-        lambda s, m: verify_play_feed_extra_good(s, m.good),
-        _play_feed_extra_good,
-    ),
-    DiscardPile: (lambda s, m: verify_discard_dealer_pile(s, m.pile), _discard_dealer_pile),
+Check = Callable[[GameState, Any], Move]
+"""A move type's check: ``verify_x(state, move)``, giving the checked move."""
+Act = Callable[[GameState, Any], GameState]
+"""A move type's action: the state after a checked move."""
+
+MOVE_RULES: dict[type, tuple[Check, Act]] = {
+    PlayRoute: (verify_play_route, _move_cart),
+    EndTurn: (verify_end_turn, _end_turn),
+    TakePile: (verify_take_pile, _take_pile),
+    PlayRequest: (verify_play_request, _play_request),
+    DiscardCard: (verify_discard_card, _discard_card),
+    PlayFeedMove: (verify_play_feed_move, _move_cart),
+    PlayExtraGood: (verify_play_extra_good, _take_extra),
+    PlayFeedExtraGood: (verify_play_feed_extra_good, _take_extra),
+    DiscardPile: (verify_discard_dealer_pile, _discard_dealer_pile),
 }
 """Each move type: ``(check, act)``. ``check(state, move)`` is the move's
 ``verify_x``, giving the checked move; ``act(state, checked)`` applies it.
 :func:`troedler.apply_move` and :func:`troedler.verify_move` dispatch here."""
 
 
-# Whether an action would pass: is_legal(state, move) answers it for every
-# move. The can_x functions of 0.2 still work for one release, with a warning.
-_CAN = frozenset(
-    f"can_{name}"
-    for name in (
-        "take_pile",
-        "discard_dealer_pile",
-        "play_route",
-        "play_extra_good",
-        "play_feed_move",
-        "play_feed_extra_good",
-        "play_request",
-        "end_turn",
-        "discard_card",
-        "turn_up",
+# --- The functions that 0.4 deprecates ------------------------------------------
+#
+# One door makes a move: apply_move(state, move). The action functions of
+# 0.3 (take_pile(state, pile) ...) still work for one release, with a
+# warning, by building their move and going through that door's table; the
+# can_x functions of 0.2 are answered by is_legal(state, move).
+
+DEPRECATED_ACTIONS: dict[str, type] = {
+    "take_pile": TakePile,
+    "discard_dealer_pile": DiscardPile,
+    "play_route": PlayRoute,
+    "play_extra_good": PlayExtraGood,
+    "play_feed_move": PlayFeedMove,
+    "play_feed_extra_good": PlayFeedExtraGood,
+    "play_request": PlayRequest,
+    "end_turn": EndTurn,
+    "discard_card": DiscardCard,
+}
+"""Each action function of 0.3, gone in 0.5, and the move it makes."""
+
+
+def deprecated_action(name: str) -> Callable[..., GameState]:
+    """The action function ``name`` of 0.3, with a :class:`DeprecationWarning`
+    at its caller's caller: ``x(state, *fields)`` applies ``Move(*fields)``."""
+    import warnings  # noqa: PLC0415 (only on the deprecated path)
+
+    move_type = DEPRECATED_ACTIONS[name]
+    warnings.warn(
+        f"troedler.{name} is deprecated: use "
+        f"troedler.apply_move(state, troedler.{move_type.__name__}(...))",
+        DeprecationWarning,
+        stacklevel=3,
     )
-)
+    check, act = MOVE_RULES[move_type]
+
+    def action(state: GameState, *fields: Any) -> GameState:
+        return act(state, check(state, move_type(*fields)))
+
+    action.__name__ = action.__qualname__ = name
+    return action
+
+
+_CAN = frozenset({f"can_{name}" for name in DEPRECATED_ACTIONS} | {"can_turn_up"})
 
 
 def __getattr__(name: str) -> object:
+    # Deprecated in 0.4, gone in the release after: apply_move makes a move.
+    if name in DEPRECATED_ACTIONS:
+        return deprecated_action(name)
     # Deprecated in 0.3, gone in the release after: is_legal answers for a move.
     if name in _CAN:
         import warnings  # noqa: PLC0415 (only on the deprecated path)
 
-        verify = {**globals(), "verify_turn_up": verify_turn_up}[f"verify_{name[4:]}"]
         warnings.warn(
             f"troedler.actions.{name} is deprecated: use troedler.is_legal(state, move)",
             DeprecationWarning,
             stacklevel=2,
         )
+        if name == "can_turn_up":
+            verify: Callable[..., object] = verify_turn_up
+        else:
+            move_type = DEPRECATED_ACTIONS[name[4:]]
+            check = MOVE_RULES[move_type][0]
+
+            def verify(state: GameState, *fields: object) -> object:
+                return check(state, move_type(*fields))
 
         def can(state: GameState, *args: object) -> bool:
             try:

@@ -51,6 +51,7 @@ __all__ = [
     "hand_counts",
     "hand_index",
     "hand_without",
+    "is_card",
     "load_cards",
     "parse_card",
     "sort_hand",
@@ -168,6 +169,14 @@ Card = RouteCard | ExtraGoodCard | SpecialFeedCard | RequestCard | UnknownCard
 CARD_TYPES = (RouteCard, ExtraGoodCard, SpecialFeedCard, RequestCard)
 """The classes of the game's cards, for checks of untrusted values; a game
 state holds only these, a seat's view :data:`UNKNOWN` as well."""
+
+
+def is_card(value: object) -> bool:
+    """Whether ``value`` is a card a game state may hold: one of
+    :data:`CARD_TYPES` whose place in hand order is an int. A look-alike
+    built past its constructor is not, and is never looked for in a hand."""
+    return type(value) in CARD_TYPES and type(getattr(value, "sort_key", None)) is int
+
 
 UNKNOWN = UnknownCard()
 """The card a seat does not know, in a seat's view."""

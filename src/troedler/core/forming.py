@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import NoReturn, cast
 
 from troedler.core import rulebook
-from troedler.core.cards import CARD_TYPES, Card, hand_counts, sort_hand
+from troedler.core.cards import Card, hand_counts, is_card, sort_hand
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.core.pile import Pile
 from troedler.core.rulebook import next_to_take, pile_count, round_cards
@@ -88,7 +88,7 @@ def verify_turn_up(state: GameState, card: Card) -> Card:
 
 def _place(deck: tuple[Card, ...], card: object) -> int:
     """Where ``card`` lies nearest the top of ``deck``; else :class:`IllegalMoveError`."""
-    if type(card) not in CARD_TYPES or type(getattr(card, "sort_key", None)) is not int:
+    if not is_card(card):
         _fail(f"{quote(card)} is not a card")
     key = cast(Card, card).sort_key
     for at in range(len(deck) - 1, -1, -1):

@@ -40,7 +40,7 @@ from troedler.core.rulebook import (
     SETUP_SHUFFLES,
     VALUE_PILE_TYPES,
     Rules,
-    discard_candidates,
+    discard_options,
     goods_per_kind,
     goods_problem,
     most_carried,
@@ -532,9 +532,8 @@ def pending_discard_problem(
     last one ``last`` (T7); None if it can."""
     if len(hand) != limit + due or hand_count(hand, SPECIAL_FEED) > limit:
         return f"{due} discards are due from a hand of {len(hand)}, hand limit {limit} (T7)"
-    after = len(discard_candidates(hand, last))
-    if after < due:
-        return f"{due} discards are due, but only {after} cards may still go (T7)"
+    if not discard_options(hand, due, last):
+        return f"{due} discards are due, but fewer cards than that may still go (T7)"
     return None
 
 

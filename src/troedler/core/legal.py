@@ -30,7 +30,7 @@ from troedler.core.moves import (
     board_moves,
     discard_move,
 )
-from troedler.core.rulebook import MAX_PLAYERS, dealer_discards_first, pile_count
+from troedler.core.rulebook import MAX_PLAYERS, dealer_discards_first, discard_options, pile_count
 from troedler.core.state import GameState, Phase, Position
 
 __all__ = ["apply_move", "is_legal", "legal_moves", "verify_move"]
@@ -139,9 +139,7 @@ def _discard_moves(state: Position) -> tuple[Move, ...]:
     player = state.players[cast(int, state.current_player)]
     turn = state.turn
     return tuple(
-        map(
-            discard_move, actions.discard_options(player.hand, turn.discards_due, turn.last_discard)
-        )
+        map(discard_move, discard_options(player.hand, turn.discards_due, turn.last_discard))
     )
 
 
@@ -204,7 +202,7 @@ def verify_move(state: GameState, move: Move, *, seat: int | None = None) -> Mov
     """
     _verify_mover(state, move, seat)
     check, _act = _RULES[type(move)]
-    return cast(Move, check(state, move))
+    return check(state, move)
 
 
 def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> GameState:
@@ -222,7 +220,7 @@ def apply_move(state: GameState, move: Move, *, seat: int | None = None) -> Game
         _verify_mover(state, move, seat)
         rules = _RULES[type(move)]
     check, act = rules
-    return cast(GameState, act(state, check(state, move)))
+    return act(state, check(state, move))
 
 
 def is_legal(state: GameState, move: Move) -> bool:

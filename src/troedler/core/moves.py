@@ -15,16 +15,34 @@ U cup, P pot, V vase); ``+V`` means "take a vase"::
     end                         end the turn
     discard ferry               over the hand limit: put a ferry card onto the discard pile
     discard AB:3                ... or a goods request, or ``discard extra``
+
+Every move also says what it costs from the hand: :attr:`~PlayRoute.card`
+is the card it plays or discards (None for taking or discarding a dealer
+pile and for ending the turn), and :attr:`~PlayRoute.feed_cost` the special
+feed it plays, each a point of damage at the end (E2). Both are the
+engine's shared objects and numbers, read without building anything, so a
+client shows a move's card and cost from the move itself.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import ClassVar
 
 import attrs
 
 from troedler.core.board import Board, RouteKind
-from troedler.core.cards import CARD_TYPES, Card, RequestCard
+from troedler.core.cards import (
+    CARD_TYPES,
+    EXTRA_GOOD,
+    ROUTE_CARDS,
+    SPECIAL_FEED,
+    Card,
+    ExtraGoodCard,
+    RequestCard,
+    RouteCard,
+    SpecialFeedCard,
+)
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Good, Goods
 from troedler.core.rulebook import MAX_PLAYERS, pile_count
@@ -83,6 +101,10 @@ class TakePile:
     """Take dealer pile ``pile`` into hand (R4)."""
 
     pile: int = attrs.field(validator=_pile_number)
+    card: ClassVar[None] = None
+    """No card of the hand: the pile's cards join it."""
+    feed_cost: ClassVar[int] = 0
+    """No special feed."""
 
     def __str__(self) -> str:
         return f"take {self.pile}"
@@ -93,6 +115,10 @@ class DiscardPile:
     """Two players: the dealer puts dealer pile ``pile`` onto the discard pile (R4)."""
 
     pile: int = attrs.field(validator=_pile_number)
+    card: ClassVar[None] = None
+    """No card of the hand: a dealer pile is discarded."""
+    feed_cost: ClassVar[int] = 0
+    """No special feed."""
 
     def __str__(self) -> str:
         return f"discard {self.pile}"
@@ -105,11 +131,19 @@ class PlayRoute:
     kind: RouteKind = attrs.field()
     to: str = attrs.field(validator=_village)
     take: Good | None = attrs.field(default=None, validator=_good_or_none)
+    card: RouteCard = attrs.field(init=False, eq=False, repr=False)
+    """The route card of :attr:`kind` that the move plays: the engine's own
+    (:data:`~troedler.core.cards.ROUTE_CARDS`), set when the move is built."""
+    feed_cost: ClassVar[int] = 0
+    """No special feed."""
 
     @kind.validator
     def _kind(self, attribute: attrs.Attribute[RouteKind], value: object) -> None:
         if type(value) is not RouteKind:
             raise _bad("PlayRoute", "kind", "a RouteKind", value)
+
+    def __attrs_post_init__(self) -> None:  # after the validators
+        object.__setattr__(self, "card", ROUTE_CARDS[self.kind])
 
     def __str__(self) -> str:
         return f"{self.kind.code} {self.to}{_take(self.take)}"
@@ -120,6 +154,10 @@ class PlayExtraGood:
     """Play an extra good (+1) card to take ``good`` where the cart stands (T3)."""
 
     good: Good = attrs.field(validator=_good)
+    card: ClassVar[ExtraGoodCard] = EXTRA_GOOD
+    """The extra good (+1) card."""
+    feed_cost: ClassVar[int] = 0
+    """No special feed."""
 
     def __str__(self) -> str:
         return f"extra{_take(self.good)}"
@@ -131,6 +169,10 @@ class PlayFeedMove:
 
     to: str = attrs.field(validator=_village)
     take: Good | None = attrs.field(default=None, validator=_good_or_none)
+    card: ClassVar[SpecialFeedCard] = SPECIAL_FEED
+    """The special feed card."""
+    feed_cost: ClassVar[int] = 1
+    """One special feed."""
 
     def __str__(self) -> str:
         return f"feed {self.to}{_take(self.take)}"
@@ -141,6 +183,10 @@ class PlayFeedExtraGood:
     """Play special feed to take ``good`` where the cart stands (T5b)."""
 
     good: Good = attrs.field(validator=_good)
+    card: ClassVar[SpecialFeedCard] = SPECIAL_FEED
+    """The special feed card."""
+    feed_cost: ClassVar[int] = 1
+    """One special feed."""
 
     def __str__(self) -> str:
         return f"feed{_take(self.good)}"
@@ -156,12 +202,21 @@ class PlayRequest:
 
     request: RequestCard
     delivered: Goods
+    feed_cost: int = attrs.field(init=False, eq=False, repr=False)
+    """Special feed this delivery plays: one per good of the request that
+    :attr:`delivered` lacks (T5c); set when the move is built."""
 
     def __attrs_post_init__(self) -> None:
         if type(self.request) is not RequestCard:
             raise _bad("PlayRequest", "request", "a RequestCard", self.request)
         if type(self.delivered) is not Goods:
             raise _bad("PlayRequest", "delivered", "Goods", self.delivered)
+        object.__setattr__(self, "feed_cost", len(self.request.goods - self.delivered))
+
+    @property
+    def card(self) -> RequestCard:
+        """The goods request the move fulfils: :attr:`request`."""
+        return self.request
 
     @classmethod
     def exact(cls, request: RequestCard) -> PlayRequest:
@@ -169,11 +224,6 @@ class PlayRequest:
         if cls is PlayRequest:
             return _exact(request)
         return cls(request, request.goods)
-
-    @property
-    def feed_cost(self) -> int:
-        """Special feed this delivery costs: one per replaced good (T5c)."""
-        return len(self.request.goods - self.delivered)
 
     def __str__(self) -> str:
         if isinstance(self.request, RequestCard) and self.delivered == self.request.goods:
@@ -188,6 +238,11 @@ class EndTurn:
     The played cards are put away. A hand then over the hand limit waits for
     the same player's :class:`DiscardCard` moves (T7).
     """
+
+    card: ClassVar[None] = None
+    """No card: the played cards are put away by the rules."""
+    feed_cost: ClassVar[int] = 0
+    """No special feed."""
 
     def __str__(self) -> str:
         return "end"
@@ -204,6 +259,9 @@ class DiscardCard:
     """
 
     card: Card
+    """The card of the hand that goes onto the discard pile."""
+    feed_cost: ClassVar[int] = 0
+    """No special feed: special feed is never discarded."""
 
     def __attrs_post_init__(self) -> None:
         if type(self.card) not in CARD_TYPES:

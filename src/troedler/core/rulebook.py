@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from troedler.core.cards import Card, RequestCard, SpecialFeedCard
+from troedler.core.cards import SPECIAL_FEED, Card, RequestCard, SpecialFeedCard, hand_count
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import GOODS_PER_KIND, Good, Goods
 
@@ -43,12 +43,14 @@ __all__ = [
     "VALUE_PILE_TYPES",
     "Rules",
     "dealer_discards_first",
-    "discard_candidates",
+    "discard_options",
+    "discards_owed",
     "end_threshold",
     "ends_game",
     "goes_to_value_pile",
     "goods_per_kind",
     "goods_problem",
+    "hand_limit_discards",
     "most_carried",
     "most_shuffles",
     "next_to_take",
@@ -238,17 +240,35 @@ def discards_owed(cards: int, feed: int, limit: int) -> tuple[int, int]:
     return at_least_zero(cards - limit - overflow), overflow
 
 
-def discard_candidates(cards: Iterable[Card], last: Card | None) -> list[Card]:
-    """The cards of ``cards`` that may go next when discarding down to the hand
-    limit, in their order (T7).
+def hand_limit_discards(hand: Sequence[Card], limit: int) -> tuple[int, int]:
+    """What the sorted ``hand`` owes when a turn ends with it, over a hand
+    limit of ``limit`` (T7): :func:`discards_owed` of its cards and its
+    special feed."""
+    if len(hand) <= limit:
+        return 0, 0
+    return discards_owed(len(hand), hand_count(hand, SPECIAL_FEED), limit)
 
-    Special feed is never discarded, and discards go in hand order: after
-    ``last``, the card discarded last, only cards at or after it in hand
-    order may follow. Whether enough cards are left for the discards still
-    due is :func:`troedler.core.actions.discard_options`' part.
+
+def discard_options(hand: Sequence[Card], due: int, last: Card | None) -> list[Card]:
+    """The cards of the sorted ``hand`` that may be discarded next, each value
+    once, in hand order, while ``due`` discards are due and ``last`` was
+    discarded last (T7).
+
+    Special feed is never discarded, and discards go in hand order: a card
+    may go if it is not special feed, does not come before ``last``, and
+    leaves enough such cards at or after it for the discards still due. So
+    each choice of cards has one order, and the hand can make the discards
+    due exactly when this list is not empty.
     """
     floor = -1 if last is None else last.sort_key
-    return [card for card in cards if card.sort_key >= floor and type(card) is not SpecialFeedCard]
+    candidates = [
+        card for card in hand if card.sort_key >= floor and type(card) is not SpecialFeedCard
+    ]
+    options: list[Card] = []
+    for card in candidates[: len(candidates) - due + 1]:
+        if not options or card.sort_key != options[-1].sort_key:
+            options.append(card)
+    return options
 
 
 # --- E: the end and the scoring ----------------------------------------------------

@@ -18,7 +18,6 @@ from typing import Any
 
 import attrs
 
-from troedler.core.actions import hand_limit_discards
 from troedler.core.board import Board
 from troedler.core.cards import CardCatalogue, SpecialFeedCard, parse_card, sort_hand
 from troedler.core.chance import new_game
@@ -39,7 +38,7 @@ from troedler.core.limits import (
     seat_name_problem,
 )
 from troedler.core.moves import DiscardCard, EndTurn, Move
-from troedler.core.rulebook import Rules
+from troedler.core.rulebook import Rules, hand_limit_discards
 from troedler.core.scoring import Outcome, outcome
 from troedler.core.state import GameState, Phase
 from troedler.io.notation import MAX_TEXT, parse_move

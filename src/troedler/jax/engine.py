@@ -189,7 +189,7 @@ def _one_hot(value: Array | int, size: int) -> Array:
 
 def _discard_options(t: Tables, hand: Array, due: Array, last: Array) -> Array:
     """The card types of ``hand`` that may be discarded next (T7), as
-    :func:`troedler.core.actions.discard_options` lists them."""
+    :func:`troedler.core.rulebook.discard_options` lists them."""
     kinds = jnp.arange(hand.shape[0])
     candidates = jnp.where(jnp.asarray(t.discardable) & (kinds >= last), hand, 0)
     before = jnp.cumsum(candidates) - candidates

@@ -22,7 +22,6 @@ import numpy.typing as npt
 from troedler.core.board import Board, RouteKind
 from troedler.core.cards import (
     EXTRA_GOOD,
-    ROUTE_CARDS,
     SPECIAL_FEED,
     Card,
     CardCatalogue,
@@ -37,7 +36,7 @@ from troedler.core.rulebook import (
     START_HAND,
     Rules,
     dealer_discards_first,
-    discard_candidates,
+    discard_options,
     goes_to_value_pile,
     most_carried,
     next_to_take,
@@ -229,7 +228,7 @@ def tables(game: Game) -> Tables:
     next_taker = [[next_seat(dealer, gone) for gone in range(piles + 1)] for dealer in range(n)]
 
     deliver_goods = [m.delivered.counts for m in deliver_moves]
-    deliver_replaced = [len(m.request.goods - m.delivered) for m in deliver_moves]
+    deliver_replaced = [m.feed_cost for m in deliver_moves]
     carried = most_carried(rules)
     return Tables(
         game=game,
@@ -244,7 +243,7 @@ def tables(game: Game) -> Tables:
             [dealer_discards_first(rules, gone) for gone in range(piles + 1)], np.bool_
         ),
         value_pile_from=value_pile_from,
-        discardable=_array([bool(discard_candidates([card], None)) for card in types], np.bool_),
+        discardable=_array([bool(discard_options((card,), 1, None)) for card in types], np.bool_),
         extra=index[EXTRA_GOOD.sort_key],
         feed=index[SPECIAL_FEED.sort_key],
         is_request=_array([isinstance(card, RequestCard) for card in types], np.bool_),
@@ -270,12 +269,12 @@ def tables(game: Game) -> Tables:
         request_cards=_array([index[card.sort_key] for card in cards.requests]),
         section_starts=_array([section.start for section in layout.sections]),
         route_kind=_array([int(m.kind) for m in route_moves]),
-        route_card=_array([index[ROUTE_CARDS[m.kind].sort_key] for m in route_moves]),
+        route_card=_array([index[m.card.sort_key] for m in route_moves]),
         route_to=_array([board.index(m.to) for m in route_moves]),
         route_take=_array([take(m.take) for m in route_moves]),
         feed_to=_array([board.index(m.to) for m in feed_moves]),
         feed_take=_array([take(m.take) for m in feed_moves]),
-        deliver_type=_array([index[m.request.sort_key] for m in deliver_moves]),
+        deliver_type=_array([index[m.card.sort_key] for m in deliver_moves]),
         deliver_goods=_array(deliver_goods),
         deliver_replaced=_array(deliver_replaced),
         discard_type=_array([index[m.card.sort_key] for m in discard_moves]),

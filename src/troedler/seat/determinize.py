@@ -29,7 +29,7 @@ from troedler.core.invariants import (
     table_problems,
 )
 from troedler.core.pile import Pile
-from troedler.core.rulebook import VALUE_PILE_TYPES, Rules, discard_candidates
+from troedler.core.rulebook import VALUE_PILE_TYPES, Rules, discard_options
 from troedler.core.state import GameState, Phase, PlayerState
 from troedler.seat.observation import RECALLS, Observation, hidden_setup_cards, observe
 
@@ -291,7 +291,7 @@ def _pending_hand(
     due, last, limit = discards
     setup_feed, setup_requests, value_cards = after
     # Whether a card may still be discarded depends on its value alone.
-    eligible = {card.sort_key for card in discard_candidates(pool, last)}
+    eligible = {card.sort_key for card in discard_options(sort_hand(pool), 1, last)}
     # Eligible requests, eligible others, feed, other requests, the rest.
     places: tuple[list[int], ...] = ([], [], [], [], [])
     for i, card in enumerate(pool):
