@@ -44,7 +44,6 @@ from troedler.core.scoring import Outcome, Tally, outcome, tally
 from troedler.core.state import GameState, Position, Turn
 from troedler.io.records import result_to_data
 from troedler.seat import Observation, Recall, observe
-from troedler.server._move_facts_shim import card_of, feed_cost_of
 from troedler.svg import board_picture
 from troedler.svg.layout import layout
 from troedler.svg.style import (
@@ -238,12 +237,12 @@ def move_facts(move: Move) -> dict[str, Any]:
     >>> move_facts(PlayRoute(RouteKind.BRIDGE, "Rothes", Good.VASE))["card"]
     'bridge'
     """
-    card = card_of(move)
+    card = move.card
     facts: dict[str, Any] = {
         "move": _text(move),
         "type": _type_name(type(move)),
         "card": None if card is None else _text(card),
-        "feed_cost": feed_cost_of(move),
+        "feed_cost": move.feed_cost,
     }
     for field in attrs.fields(type(move)):
         if field.init:  # the move's own fields; what it works out from them is above
