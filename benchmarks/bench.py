@@ -132,7 +132,7 @@ def bytes_per_state(players: int, decisions: int, seed: int) -> float:
 def picture_figures(seed: int, draws: int) -> dict[str, float]:
     """Bytes and ms per board picture of 4-player positions, and the replay's bytes."""
     import troedler.svg  # noqa: PLC0415 (the pictures are measured, not the core's import)
-    from troedler.svg.html import replay_html  # noqa: PLC0415
+    from troedler.server.replay import replay_html  # noqa: PLC0415
 
     bots = [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()]
     played = play_game(bots, seed=seed, max_rounds=100)

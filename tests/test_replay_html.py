@@ -22,7 +22,7 @@ import pytest
 from tests.site_build import built_site, require_docs_extra
 from troedler import GameRecord, GameState, replay
 from troedler.bots import GreedyBot, RandomBot, play_game
-from troedler.svg.html import replay_html, write_replay_html
+from troedler.server.replay import replay_html, write_replay_html
 
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
@@ -130,7 +130,7 @@ def _page(tmp_path: Path) -> Path:
 def _shown(driver: object) -> tuple[int, str, dict[int, str]]:
     """The step shown, the highlighted move's text and the carts drawn."""
     step = int(driver.find_element(By.ID, "step").get_attribute("data-step"))  # type: ignore[attr-defined]
-    current = driver.find_element(By.CSS_SELECTOR, "#moves li.current")  # type: ignore[attr-defined]
+    current = driver.find_element(By.CSS_SELECTOR, "#log li.current")  # type: ignore[attr-defined]
     assert int(current.get_attribute("data-step")) == step
     carts = {
         int(cart.get_attribute("data-seat")): cart.get_attribute("data-village")
@@ -162,19 +162,21 @@ def test_the_replay_steps_through_the_record_in_a_browser(browser: object, tmp_p
     mover = states[PRESSES - 1].current_player
     assert move.startswith(record.seats[mover or 0])
     assert carts == {s: p.cart for s, p in enumerate(states[PRESSES].players)}
-    caption = driver.find_element(By.CSS_SELECTOR, "#panel .last-move-caption").text  # type: ignore[attr-defined]
+    caption = driver.find_element(By.ID, "last-move").text  # type: ignore[attr-defined]
     assert record.moves[PRESSES - 1] in caption
     driver.save_screenshot(str(tmp_path / "replay-step.png"))  # type: ignore[attr-defined]
     # Back one step, then jump by clicking a move further on, then to the end.
     body.send_keys(Keys.ARROW_LEFT)
     assert _shown(driver)[0] == PRESSES - 1
     target = len(record.moves) - 3
-    driver.find_element(By.CSS_SELECTOR, f'#moves li[data-step="{target}"]').click()  # type: ignore[attr-defined]
+    driver.find_element(By.CSS_SELECTOR, f'#log li[data-step="{target}"]').click()  # type: ignore[attr-defined]
     step, _, carts = _shown(driver)
     assert step == target and carts == {s: p.cart for s, p in enumerate(states[target].players)}
     driver.find_element(By.ID, "last").click()  # type: ignore[attr-defined]
     assert _shown(driver)[0] == len(record.moves)
-    assert "<b>Bob</b>" in driver.find_element(By.ID, "moves").text  # type: ignore[attr-defined]
+    # A name is shown as text, never as markup.
+    assert "<b>Bob</b>" in driver.find_element(By.ID, "log").text  # type: ignore[attr-defined]
+    assert not driver.find_elements(By.CSS_SELECTOR, "#log b, #panel b.name")  # type: ignore[attr-defined]
     driver.save_screenshot(str(tmp_path / "replay-last.png"))  # type: ignore[attr-defined]
     assert _errors(driver) == []
     assert (tmp_path / "replay-step.png").stat().st_size > 10_000
@@ -374,7 +376,7 @@ def test_the_replay_reads_at_every_width(browser: object, tmp_path: Path) -> Non
     driver = browser
     driver.get(_page(tmp_path).as_uri())  # type: ignore[attr-defined]
     body = driver.find_element(By.TAG_NAME, "body")  # type: ignore[attr-defined]
-    result = driver.find_element(By.ID, "result-wrap")  # type: ignore[attr-defined]
+    result = driver.find_element(By.ID, "result")  # type: ignore[attr-defined]
     for width in WIDTHS:
         set_width(driver, width)
         body.send_keys(Keys.HOME)
@@ -384,11 +386,11 @@ def test_the_replay_reads_at_every_width(browser: object, tmp_path: Path) -> Non
             body.send_keys(Keys.ARROW_RIGHT)
         assert driver.execute_script("return innerWidth") == width  # type: ignore[attr-defined]
         assert driver.execute_script(SMALLEST_FONT, "#panel") >= 11  # type: ignore[attr-defined]
-        assert driver.execute_script(SMALLEST_FONT, "#moves") >= 11  # type: ignore[attr-defined]
+        assert driver.execute_script(SMALLEST_FONT, "#log") >= 11  # type: ignore[attr-defined]
         # Nothing in the panel is cut off at its edge.
         assert driver.execute_script(CLIPPED, "panel") == 0, width  # type: ignore[attr-defined]
         boxes = driver.execute_script(  # type: ignore[attr-defined]
-            BOXES, ["board", "controls", "panel", "moves-box", "result"]
+            BOXES, ["board", "replay-controls", "panel", "log-box", "result"]
         )
         assert overlaps(boxes) == [], (width, boxes)
         # Nothing wider than the window: no sideways scrolling.
@@ -415,23 +417,26 @@ def test_the_replay_reads_at_every_width(browser: object, tmp_path: Path) -> Non
         assert driver.execute_script("return scrollY") == before  # type: ignore[attr-defined]
         assert _shown(driver)[0] == len(record.moves)
         assert result.is_displayed()
-        boxes = driver.execute_script(BOXES, ["moves-box", "result", "panel", "board"])  # type: ignore[attr-defined]
+        boxes = driver.execute_script(BOXES, ["log-box", "result", "panel", "board"])  # type: ignore[attr-defined]
         assert overlaps(boxes) == [], (width, boxes)
         driver.save_screenshot(str(tmp_path / f"replay-end-{width}.png"))  # type: ignore[attr-defined]
     assert _errors(driver) == []
     keep_screenshots(tmp_path, "replay-*.png")
 
 
-def test_show_result_reveals_the_scoring_before_the_end(browser: object, tmp_path: Path) -> None:
+def test_the_scoring_of_a_finished_game_shows_at_its_end(browser: object, tmp_path: Path) -> None:
     played = play_game([GreedyBot(), RandomBot()], seed=5)
-    assert played.final.is_over
+    assert played.final.is_over and played.record.result is not None
     path = tmp_path / "whole.html"
     write_replay_html(played.record, path)
     driver = browser
     driver.get(path.as_uri())  # type: ignore[attr-defined]
-    result = driver.find_element(By.ID, "result-wrap")  # type: ignore[attr-defined]
+    result = driver.find_element(By.ID, "result")  # type: ignore[attr-defined]
     assert not result.is_displayed()
-    assert "winner" not in driver.find_element(By.ID, "result").text  # type: ignore[attr-defined]
-    driver.find_element(By.ID, "show-result").click()  # type: ignore[attr-defined]
-    assert result.is_displayed() and _shown(driver)[0] == 0
-    assert "winner" in result.text
+    driver.find_element(By.ID, "last").click()  # type: ignore[attr-defined]
+    assert result.is_displayed() and "winner" in result.text
+    # The engine's scoring, as the record holds it: each seat's points.
+    cells = driver.find_elements(By.CSS_SELECTOR, "#scores tbody tr")  # type: ignore[attr-defined]
+    points = [int(row.find_elements(By.TAG_NAME, "td")[6].text) for row in cells]
+    assert points == list(played.record.result.points)
+    assert _errors(driver) == []

@@ -26,7 +26,9 @@ from troedler import (
     replay,
 )
 from troedler.cli import main
+from troedler.client import asset
 from troedler.server.protocol import map_for
+from troedler.server.replay import replay_html
 
 
 @pytest.fixture(scope="module", params=DATABASES)
@@ -182,8 +184,34 @@ def test_two_people_play_a_whole_match_and_its_record_replays(
     assert first["match"] == second["match"] != match
     assert (first["seat"], second["seat"]) == (0, 1)
     assert served.show(first["match"])["status"] == "playing"
+    # Asked again (an answer lost on the way), a rematch gives the same seat
+    # and token, once the new match runs as before it.
+    for asked, token in ((first, ann["token"]), (second, bob["token"])):
+        again = served.http.post(
+            f"/api/matches/{match}/rematch", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert again.status_code == 201 and again.json() == asked
+    # The rematch is for these people: it is not listed for others to join.
+    listed = served.http.get("/api/matches", params={"status": "playing"}).json()["matches"]
+    assert first["match"] not in {m["match"] for m in listed}
     for client in [*seats, watcher]:
         client.close()
+
+
+def test_a_position_carries_each_legal_move_with_its_facts(served: Served) -> None:
+    match, ann, _bob = two_people(served)
+    seat = Client(served, match, str(ann["token"]))
+    position = seat.welcome["position"]
+    # One entry per legal move, in the same order: what the page needs to
+    # show it (its card, its feed) comes with it, never worked out by a client.
+    assert [facts["move"] for facts in position["moves"]] == position["legal_moves"]
+    assert {facts["type"] for facts in position["moves"]} == {"discard_pile"}
+    assert all(facts["card"] is None and facts["feed_cost"] == 0 for facts in position["moves"])
+    # What stays the same all game comes once, with the welcome.
+    table = seat.welcome["table"]
+    assert len(table["villages"]) == 17 and table["cards"]["feed"] == {"type": "feed"}
+    assert seat.welcome["settings"]["players"] == 2
+    seat.close()
 
 
 def test_stale_repeated_and_illegal_moves_change_nothing(served: Served) -> None:
@@ -439,3 +467,36 @@ def test_serve_refuses_a_database_it_cannot_use(capsys: pytest.CaptureFixture[st
     assert "must be a file" in capsys.readouterr().err
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--max-waiting", "0"]) == 2
+
+
+def test_the_page_and_its_files_are_served_under_a_strict_policy(served: Served) -> None:
+    page = served.http.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "http" not in policy
+    # The page is the client package's own file, and names only its own files.
+    assert page.text == asset("page.html")
+    for name in ("client.css", "draw.js", "live.js", "replay.js"):
+        answer = served.http.get(f"/client/{name}")
+        assert answer.status_code == 200 and answer.text == asset(name)
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    for other in ("page.html", "..%2Fapp.py", "__init__.py"):
+        assert served.http.get(f"/client/{other}").status_code == 404
+    about = served.http.get("/api/server").json()
+    assert about["local"] is False and "greedy" in about["bots"] and "token" not in about
+
+
+def test_a_finished_matchs_replay_page_is_the_client_built_from_its_record(
+    served: Served,
+) -> None:
+    match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
+    seat = Client(served, match, str(served.join(match, "ann")["token"]))
+    refused = served.http.get(f"/api/matches/{match}/replay")
+    assert refused.status_code == 409 and refused.json()["code"] == "not_over"
+    Game([seat], seed=2).run()
+    page = served.http.get(f"/api/matches/{match}/replay")
+    assert page.status_code == 200
+    record = GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text)
+    assert page.text == replay_html(record)
+    seat.close()

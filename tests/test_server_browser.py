@@ -1,14 +1,16 @@
-"""The server's page in real headless Chromium windows: two people play a
-whole match against each other by clicking, a third window watches and
-never sees a hand, and the record replays to the result the page shows."""
+"""The server's page in real headless Chromium windows: a match made in the
+lobby, two people playing it to the end by tapping, one on a phone and one
+on a desktop, a third window watching; at every decision the hand, the
+moves and the clock are in view as the page stands when the turn starts.
+Then a rematch, played too, and the record downloaded and replayed."""
 
 from __future__ import annotations
 
-import contextlib
+import json
 import random
 import re
+import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,95 +18,257 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("websockets")
-pytest.importorskip("selenium")
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.wait import WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-from tests.server_support import Served
-from tests.test_replay_html import _browser, _errors  # skips the module where Chromium is missing
+from tests.page_support import (
+    BOARD_TEXT,
+    DESKTOP,
+    PHONE,
+    TAP_TARGETS,
+    Decisions,
+    errors,
+    play_until_over,
+    wait,
+    window,
+)
+from tests.server_support import DATABASES, Served, database_url
 from troedler import GameRecord, replay
 
-WAIT = 60
-
-
-@pytest.fixture
-def windows(tmp_path: Path) -> Iterator[list[Any]]:
-    opened: list[Iterator[object]] = [_browser(tmp_path / name) for name in ("a", "b", "c")]
-    drivers = [next(each) for each in opened]
-    try:
-        yield drivers
-    finally:
-        for each in opened:
-            with contextlib.suppress(StopIteration):
-                next(each)
-
-
-def _text(driver: Any, element: str) -> str:
-    return str(driver.find_element(By.ID, element).text)
+HOSTILE = "<b>bob</b><script>document.title='owned'</script>"
+"""A seat name that would be markup, were it not shown as text."""
+MARKUP = """
+return [...document.querySelectorAll('#match b, #match script')].some(
+  (e) => e.tagName === 'SCRIPT' || e.textContent === 'bob');
+"""
 
 
 def _take_a_seat(driver: Any, url: str, name: str) -> None:
     driver.get(url)
-    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "join").is_displayed())
-    driver.find_element(By.ID, "name").send_keys(name)
+    wait(driver, lambda d: d.find_element(By.ID, "join").is_displayed())
+    box = driver.find_element(By.ID, "join-name")
+    box.clear()
+    box.send_keys(name)
     driver.find_element(By.ID, "join").click()
-    WebDriverWait(driver, WAIT).until(
-        lambda d: not d.find_element(By.ID, "join-box").is_displayed()
-    )
+    wait(driver, lambda d: not d.find_element(By.ID, "join-box").is_displayed())
 
 
-def test_two_windows_play_a_match_by_clicking_while_a_third_watches(
-    windows: list[Any], tmp_path: Path
+def _create_in_the_lobby(driver: Any, url: str, name: str) -> str:
+    """A two-person match with clocks, made in the lobby's form; its id."""
+    driver.get(url)
+    wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+    driver.find_element(By.ID, "my-name").send_keys(name)
+    Select(driver.find_element(By.ID, "move-seconds")).select_by_value("120")
+    Select(driver.find_element(By.ID, "game-seconds")).select_by_value("1800")
+    driver.find_element(By.ID, "create").click()
+    wait(driver, lambda d: re.search(r"#match=", d.current_url))
+    return str(driver.current_url.split("#match=")[1])
+
+
+def _play(
+    served: Served, match: str, players: list[Any], watcher: Any, rng: random.Random
+) -> list[Decisions]:
+    decisions = [Decisions() for _ in players]
+
+    def version() -> int:
+        return int(served.show(match)["version"])
+
+    def over() -> bool:
+        return served.show(match)["status"] in ("finished", "forfeited")
+
+    def watch() -> None:
+        # The spectator never holds a hand, nor sees one during the game.
+        hidden = watcher.execute_script(
+            "return document.getElementById('you').hidden"
+            " && !document.querySelector('#panel .hand .cards')"
+        )
+        assert hidden
+
+    play_until_over(players, over, version, decisions, timed=True, rng=rng, watch=watch)
+    return decisions
+
+
+def _final_points(driver: Any) -> list[int]:
+    wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed())
+    rows = driver.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+    return [int(row.find_elements(By.TAG_NAME, "td")[6].text) for row in rows]
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_two_windows_play_a_match_and_its_rematch_by_tapping_while_a_third_watches(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    served = Served(f"sqlite:///{tmp_path / 'matches.sqlite3'}", tmp_path)
-    try:
-        ann, bob, watcher = windows
-        # A short match: it ends with the round in which a first request is fulfilled.
-        match = served.create(players=2, rules={"end_threshold": 1})
-        ann.get(served.url)
-        WebDriverWait(ann, WAIT).until(
-            lambda d: match in d.find_element(By.ID, "open-matches").get_attribute("innerHTML")
-        )
-        ann.find_element(By.CSS_SELECTOR, f'button[data-match="{match}"]').click()
-        _take_a_seat(ann, ann.current_url, "ann")
-        invitation = _text(ann, "invite")
-        assert invitation.endswith(f"/#match={match}")
-        bob.set_window_size(390, 844)  # a phone: nothing wider than the screen, thumb-sized buttons
-        _take_a_seat(bob, invitation, "bob")
+    served = Served(database_url(kind, tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    rng = random.Random(4)
+    with (
+        window(tmp_path / "ann", DESKTOP) as ann,
+        window(tmp_path / "bob", PHONE) as bob,
+        window(tmp_path / "watcher", (1024, 768)) as watcher,
+    ):
+        match = _create_in_the_lobby(ann, served.url, "ann")
+        # The creator sits at once; the invitation link brings the others.
+        wait(ann, lambda d: d.find_element(By.ID, "invite").text.endswith(f"#match={match}"))
+        invitation = ann.find_element(By.ID, "invite").text
+        _take_a_seat(bob, invitation, HOSTILE)
         watcher.get(invitation)
-        for driver in (bob, watcher):  # the map is drawn, for a seat and a spectator
-            WebDriverWait(driver, WAIT).until(
-                lambda d: d.execute_script("return document.getElementById('map').naturalWidth > 0")
-            )
-        # On the phone the map reads (drawn wider than the screen, panned in its box).
-        assert bob.find_element(By.ID, "map").size["width"] > 390
-        assert bob.execute_script(
-            "return document.documentElement.scrollWidth <= window.innerWidth"
-        )
-        heights = [b.size["height"] for b in bob.find_elements(By.CSS_SELECTOR, "button")]
-        assert heights and min(h for h in heights if h) >= 44
-        rng = random.Random(4)
-        end = time.monotonic() + 900
-        while served.show(match)["status"] != "finished":
-            assert time.monotonic() < end, "the match did not finish"
-            for driver in (ann, bob):
-                buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button")
-                if buttons:
-                    with contextlib.suppress(StaleElementReferenceException, WebDriverException):
-                        rng.choice(buttons).click()
-            assert "hand:" not in _text(watcher, "position")
         for driver in (ann, bob, watcher):
-            WebDriverWait(driver, WAIT).until(lambda d: "Game over" in _text(d, "position"))
-        shown = re.search(r"Game over: points (\d+), (\d+)", _text(watcher, "position"))
-        assert shown is not None
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .cart"))
+        # Names are text: the hostile name is shown as typed, and ran nothing.
+        for driver in (ann, bob, watcher):
+            wait(driver, lambda d: HOSTILE in d.find_element(By.ID, "seats").text)
+            assert driver.title != "owned"
+            assert not driver.execute_script(MARKUP)
+        # Who is connected, from the welcome on: both seats, and one watching.
+        wait(watcher, lambda d: d.find_element(By.ID, "watching").text == "1 watching")
+        assert watcher.find_element(By.ID, "seats").text.count("connected") == 2
+        # Every tap target on the phone is a thumb's size; nothing is wider than it.
+        sides = bob.execute_script(TAP_TARGETS, True)
+        assert sides and min(side for _, side in sides) >= 44, sides
+        assert bob.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+        # ann's game on a desktop fits the window: the page does not scroll;
+        # the map's village names and goods letters read at 11 pixels or more.
+        assert ann.execute_script("return document.documentElement.scrollHeight") <= DESKTOP[1]
+        assert min(ann.execute_script(BOARD_TEXT)) >= 11
+        decisions = _play(served, match, [ann, bob], watcher, rng)
+        for count, width in zip(decisions, (DESKTOP[0], PHONE[0]), strict=True):
+            print(f"match at {width} px: {count.in_view} of {count.seen} decisions in view")
+            assert count.seen > 5 and count.in_view == count.seen, count.out
+        # The end: the engine's scoring, the same in every window and the record.
+        shown = [_final_points(driver) for driver in (ann, bob, watcher)]
         record = GameRecord.from_json(served.http.get(f"/api/matches/{match}/record").text)
         assert record.result is not None and replay(record)[-1].is_over
-        assert list(record.result.points) == [int(shown.group(1)), int(shown.group(2))]
-        assert record.seats == ("ann", "bob")
-        assert "hand:" in _text(ann, "position") and "hand:" not in _text(watcher, "position")
-        for driver in windows:
-            assert _errors(driver) == []
-    finally:
+        assert shown == [list(record.result.points)] * 3
+        assert record.seats == ("ann", HOSTILE)
+        # The record, downloaded from the page, replays.
+        ann.find_element(By.ID, "download").click()
+        saved = tmp_path / "ann" / f"troedler-{match}.json"
+        wait(ann, lambda d: saved.exists() and saved.stat().st_size > 0)
+        assert GameRecord.from_json(saved.read_text()).moves == record.moves
+        # The replay page, from its link.
+        ann.get(ann.find_element(By.ID, "replay").get_attribute("href"))
+        wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .cart"))
+        ann.find_element(By.ID, "last").click()
+        assert _final_points(ann) == list(record.result.points)
+        ann.back()
+        # A rematch: both ask; bob asks again from the old match, as after a
+        # lost answer, and gets the same seat of the same new match.
+        rematches = []
+        for driver in (ann, bob, bob):
+            driver.get(served.url + f"#match={match}")
+            wait(driver, lambda d: d.find_element(By.ID, "rematch").is_displayed())
+            driver.find_element(By.ID, "rematch").click()
+            wait(driver, lambda d: not d.current_url.endswith(f"#match={match}"))
+            rematches.append(driver.current_url.split("#match=")[1])
+        assert rematches[0] == rematches[1] == rematches[2] != match
+        rematch = rematches[0]
+        watcher.get(served.url + f"#match={rematch}")
+        wait(bob, lambda d: d.find_element(By.ID, "you").is_displayed())
+        assert served.show(rematch)["status"] == "playing"
+        decisions = _play(served, rematch, [ann, bob], watcher, rng)
+        for count, width in zip(decisions, (DESKTOP[0], PHONE[0]), strict=True):
+            print(f"rematch at {width} px: {count.in_view} of {count.seen} decisions in view")
+            assert count.in_view == count.seen, count.out
+        assert served.http.get(f"/api/matches/{rematch}/record").status_code == 200
+        for driver in (ann, bob, watcher):
+            assert errors(driver) == []
+    assert served.stop() == 0
+
+
+def test_the_first_screens_of_the_lobby_a_match_and_the_end_at_800_and_1024(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    served = Served(database_url("sqlite", tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    # A short match against a bot, to reach its end quickly.
+    match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
+    token = served.join(match, "cy")["token"]
+    for width, height in ((800, 1000), (1024, 768)):
+        with window(tmp_path / f"w{width}", (width, height)) as driver:
+            driver.get(served.url)
+            wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+            _no_overflow(driver, width)
+            driver.save_screenshot(str(tmp_path / f"lobby-{width}.png"))
+            # The seat's token, as the page keeps it after joining.
+            seat = {match: {"token": token, "seat": 0, "name": "cy"}}
+            driver.execute_script(
+                "localStorage.setItem('troedler-seats', arguments[0])", json.dumps(seat)
+            )
+            driver.get(served.url + f"#match={match}")
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .cart"))
+            _no_overflow(driver, width)
+            assert driver.find_element(By.ID, "you").is_displayed()
+            driver.save_screenshot(str(tmp_path / f"match-{width}.png"))
+            rng = random.Random(width)
+            end = time.monotonic() + 600
+            while served.show(match)["status"] == "playing":
+                assert time.monotonic() < end
+                buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button")]
+                if buttons:
+                    try:
+                        rng.choice(buttons).click()
+                        for choice in driver.find_elements(By.CSS_SELECTOR, "#choices .move"):
+                            choice.click()
+                            break
+                    except Exception:  # noqa: S110 - a button redrawn under the tap: again
+                        pass
+                time.sleep(0.1)
+            wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed())
+            _no_overflow(driver, width)
+            driver.save_screenshot(str(tmp_path / f"end-{width}.png"))
+            assert errors(driver) == []
+            if width == 800:  # the next width plays a new match
+                match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
+                token = served.join(match, "cy")["token"]
+    assert served.stop() == 0
+
+
+def _no_overflow(driver: Any, width: int) -> None:
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+    # Every control; the map beside the moves is a picture to tap too, but
+    # the moves' buttons are there for each of its villages.
+    sides = driver.execute_script(TAP_TARGETS, False)
+    assert sides and min(side for _, side in sides) >= 44, sides
+
+
+def test_the_page_reconnects_after_a_restart_and_finds_my_match_again(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    with socket.socket() as probe:  # the same address before and after the restart
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = Served(database_url("sqlite", tmp_path), tmp_path, "--port", str(port))
+    request.addfinalizer(served.kill)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(served.url)
+        wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+        _no_overflow(driver, PHONE[0])  # the lobby on a phone: every control 44 pixels
+        driver.find_element(By.ID, "my-name").send_keys("dee")
+        Select(driver.find_element(By.CSS_SELECTOR, "#seat-kinds select")).select_by_value("greedy")
+        driver.find_element(By.ID, "create").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"))
+        match = driver.current_url.split("#match=")[1]
+        notice = driver.find_element(By.ID, "connection")
+        assert not notice.is_displayed()
         served.stop()
+        wait(driver, lambda d: notice.is_displayed())
+        served.start()
+        wait(driver, lambda d: not notice.is_displayed())
+        # The match goes on where it was: a move tapped now is made.
+        before = served.show(match)["version"]
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"))
+        driver.find_element(By.CSS_SELECTOR, "#moves button").click()
+        wait(driver, lambda d: served.show(match)["version"] > before)
+        # The lobby's "my matches" finds it again, in this browser.
+        driver.find_element(By.ID, "to-lobby").click()
+        button = wait(
+            driver,
+            lambda d: d.find_element(By.CSS_SELECTOR, f'#my-matches button[data-match="{match}"]'),
+        )
+        assert button.text == "go on"
+        button.click()
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        # No error but the connections refused while the server was stopped.
+        assert [e for e in errors(driver) if "ERR_CONNECTION_REFUSED" not in e] == []
+    assert served.stop() == 0

@@ -38,7 +38,12 @@ def test_three_processes_serve_any_client_and_take_over_a_dead_owner(
     watcher = Client(processes[2], match)
     for client in (ann, bob, watcher):
         assert client.welcome["type"] == "welcome", client.welcome
-    # Who is connected through another process is known here too.
+    # Who is connected through another process is known from the welcome on,
+    # by a process that had nobody connected to the match before.
+    assert bob.welcome["connected"] == [True, True, False]
+    assert watcher.welcome["connected"] == [True, True, False]
+    assert watcher.welcome["spectators"] == 1
+    # And told to those connected before.
     end = time.monotonic() + 20
     seen = bob.welcome
     while seen.get("connected") != [True, True, False] or seen.get("spectators") != 1:

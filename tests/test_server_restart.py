@@ -16,7 +16,7 @@ pytest.importorskip("websockets")
 
 from sqlalchemy import select
 
-from tests.server_support import DATABASES, Client, Game, Served, database_url
+from tests.server_support import DATABASES, Client, ConnectionClosed, Game, Served, database_url
 from troedler import GameRecord
 from troedler.server.store import moves, open_database
 
@@ -102,3 +102,22 @@ def test_a_deadline_outlives_the_server(
     ending = served.show(match)["ending"]
     assert ending["reason"] == "time" and ending["forfeit"] in (0, 1)
     assert served.stop() == 0
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_a_stopping_server_closes_each_connection_with_1012_and_its_reason(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    served = Served(database_url(kind, tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    match = served.create(players=2)
+    seat = Client(served, match, str(served.join(match, "ann")["token"]))
+    watcher = Client(served, match)
+    assert served.stop() == 0
+    for client in (seat, watcher):
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                client.next(timeout=20)
+        received = closed.value.rcvd
+        assert received is not None and received.code == 1012
+        assert received.reason == "the server is stopping: connect again"

@@ -36,7 +36,7 @@ PUBLIC_MODULES = [
     "troedler.core.chance",
     "troedler.simulation",
     "troedler.svg",
-    "troedler.web",
+    "troedler.client",
     "troedler.encoding.action_ids",
     "troedler.bots.neural",
     "troedler.bots.learned",
@@ -209,9 +209,10 @@ def test_the_pictures_kept_in_the_docs_are_those_drawn_now() -> None:
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
     drawn = hooks.kept_pictures()
+    # (The page's screenshots beside them are tools/screenshots.py's.)
     kept = {
         f"images/{path.name}": path.read_text(encoding="utf-8")
-        for path in (ROOT / "docs" / "images").iterdir()
+        for path in (ROOT / "docs" / "images").glob("*.svg")
     }
     assert set(drawn) == set(kept)
     stale = [path for path, svg in drawn.items() if kept[path] != svg]

@@ -4,7 +4,6 @@ observation's picture holds nothing its seat does not know (I1-I3)."""
 from __future__ import annotations
 
 import functools
-import html
 import re
 import subprocess
 import sys
@@ -35,7 +34,6 @@ from troedler import (
 from troedler.bots import GreedyBot, RandomBot, play_game
 from troedler.io.state_json import fingerprint
 from troedler.svg.layout import SPACING_X, SPACING_Y, layout, overlapping
-from troedler.svg.panel_html import panel_html
 
 DATA = Path(troedler.svg.__file__).parent.parent / "data"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -193,34 +191,6 @@ def test_I3_an_observation_draws_no_card_its_seat_does_not_know(recall: str) -> 
             for card in state.players[seat].hand:
                 if str(card) not in known:
                     assert str(card) not in text
-
-
-@pytest.mark.parametrize("recall", ["table", "perfect"])
-def test_I3_the_html_panel_of_an_observation_names_no_card_its_seat_does_not_know(
-    recall: str,
-) -> None:
-    _, states = _game()
-    state = next(s for s in states if s.round == 3 and s.dealer_piles)
-    seen = observe(state, 0, recall=recall)  # type: ignore[arg-type]
-    known = {str(card) for player in seen.players for card in player.hand}
-    known |= {str(c) for pile in seen.dealer_piles for c in pile or ()}
-    known |= {str(card) for card in seen.turn.played}
-    known |= {str(card) for card in seen.discard_pile}
-    known.discard(str(UNKNOWN))
-    text = "".join(panel_html(seen, ["a", "b", "c", "d"]))
-    assert set(re.findall(r'data-card="([^"]+)"', text)) <= known
-    for seat in (1, 2, 3):
-        if not seen.knows_hand(seat):
-            assert f"{len(seen.players[seat].hand)} cards, not known" in text
-    if recall == "table":
-        assert not any(seen.knows_hand(seat) for seat in (1, 2, 3))
-    # The whole state's panel shows every hand.
-    whole = "".join(panel_html(state, ["a", "b", "c", "d"]))
-    for player in state.players:
-        for card in player.hand:
-            assert f'data-card="{html.escape(str(card))}"' in whole
-    # Without hands, for a page that shows the player's own hand itself.
-    assert 'class="hands"' not in "".join(panel_html(seen, "abcd", hands=False))
 
 
 def test_the_map_alone_leaves_the_panel_out() -> None:

@@ -35,7 +35,6 @@ RUN_ELSEWHERE = {
     "format.md": "tests/test_position.py",
     "jax.md": "tests/jax_checks.py",
     "openspiel.md": "tests/test_openspiel.py",
-    "play.md": "tests/test_web.py",
     "protocol.md": "tests/test_program_bots.py",
 }
 """Pages whose blocks their own tests run, with what they need installed."""

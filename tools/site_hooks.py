@@ -49,7 +49,7 @@ def pictures() -> dict[str, str]:
 def game_pictures() -> dict[str, str]:
     """The board of a game in progress, and the replay of a whole game."""
     import troedler.svg  # noqa: PLC0415 - only once the pictures exist
-    from troedler.svg.html import replay_html  # noqa: PLC0415
+    from troedler.server.replay import replay_html  # noqa: PLC0415
 
     names = ("Ivy", "Jack", "Freya", "Scott")
     bots = [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()]

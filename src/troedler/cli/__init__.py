@@ -35,7 +35,6 @@ from troedler.io.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
 from troedler.simulation.runners import check_scheduler_address
 from troedler.simulation.tournament import Tournament, default_workers
-from troedler.svg.html import write_replay_html
 
 __all__ = ["main"]
 
@@ -143,7 +142,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--browser",
         action="store_true",
-        help="play in a web browser: a server on 127.0.0.1 only (needs troedler[web])",
+        help="play in a web browser: the game server, run privately on 127.0.0.1 "
+        "(needs troedler[server]); --save and --resume name its store, an SQLite file",
     )
 
     add_serve(commands)
@@ -315,13 +315,11 @@ def _quiet_stdout() -> None:
 
 
 def _play_in_browser(args: argparse.Namespace) -> int:
-    """``play --browser``: the same game served to a browser (troedler.web)."""
+    """``play --browser``: the game server, run privately (troedler.server.private)."""
     try:
-        # The page's server, which loads the extra's packages (Starlette, uvicorn).
-        import troedler.web.server  # noqa: F401, PLC0415 - an optional extra
-        from troedler.web import play_in_browser  # noqa: PLC0415
+        from troedler.server.private import play_in_browser  # noqa: PLC0415 - an optional extra
     except ImportError:
-        print("troedler: play --browser needs the web extra: pip install -e '.[web]'",
+        print("troedler: play --browser needs the server extra: pip install -e '.[server]'",
               file=sys.stderr)  # fmt: skip
         return 2
     return play_in_browser(
@@ -338,6 +336,8 @@ def _play_in_browser(args: argparse.Namespace) -> int:
 
 
 def _replay_html(path: str, game: int, out: str) -> int:
+    from troedler.server.replay import write_replay_html  # noqa: PLC0415 - the page, when asked
+
     record = record_of(path, game)
     try:
         write_replay_html(record, out)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import signal
-import socket
 import sys
-import threading
 from typing import Any
 
 __all__ = ["add_serve", "serve_command"]
@@ -89,9 +86,8 @@ def add_serve(commands: Any) -> None:
 def serve_command(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or Ctrl-C; the exit status."""
     try:
-        import uvicorn  # noqa: PLC0415 - an optional extra
-
-        from troedler.server import ServerSettings, make_app  # noqa: PLC0415
+        from troedler.server import ServerSettings, make_app  # noqa: PLC0415 - an optional extra
+        from troedler.server.running import listener, run  # noqa: PLC0415
         from troedler.server.store import DEFAULT_DATABASE, open_database  # noqa: PLC0415
     except ImportError:
         print(
@@ -118,17 +114,14 @@ def serve_command(args: argparse.Namespace) -> int:
     if not 1 <= args.max_waiting <= 10**6 or not 1 <= args.creates_per_minute <= 10**6:
         print("troedler: --max-waiting and --creates-per-minute are 1 to 1000000", file=sys.stderr)
         return 2
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        listener.bind((args.host, args.port))
+        bound = listener(args.host, args.port)
     except OSError as error:
         print(
             f"troedler: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr
         )
         return 2
-    port = listener.getsockname()[1]
+    port = bound.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     settings = ServerSettings(
         database=database,
@@ -141,39 +134,14 @@ def serve_command(args: argparse.Namespace) -> int:
         max_waiting=args.max_waiting,
         creates_per_minute=args.creates_per_minute,
     )
-    config = uvicorn.Config(
-        make_app(settings),
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        loop="auto",  # uvloop where the server extra installed it: far less CPU a move
-        ws="websockets-sansio",
-        # One limit: a larger message closes the connection (1009, with a reason).
-        ws_max_size=settings.max_message,
-        ws_per_message_deflate=args.websocket_compression,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        timeout_graceful_shutdown=5,
+    status = run(
+        lambda on_ready: make_app(settings, on_ready=on_ready),
+        bound,
+        max_message=settings.max_message,
+        compression=args.websocket_compression,
+        started=lambda _: print(f"troedler serve: listening on http://{shown}:{port}/", flush=True),
     )
-    server = uvicorn.Server(config)
-
-    def announce() -> None:
-        while not server.started and not server.should_exit:
-            threading.Event().wait(0.05)
-        if server.started:
-            print(f"troedler serve: listening on http://{shown}:{port}/", flush=True)
-
-    threading.Thread(target=announce, daemon=True).start()
-    # uvicorn raises the signal that stopped it again once it has shut down;
-    # SIGTERM has then done its work, and the command ends normally.
-    signal.signal(signal.SIGTERM, lambda _signal, _frame: None)
-    try:
-        # uvicorn turns SIGTERM and SIGINT into a graceful shutdown: the
-        # lifespan's end stops clocks and bots; every accepted move is stored.
-        server.run(sockets=[listener])
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        listener.close()
+    if status:
+        return status
     print("troedler serve: stopped", flush=True)
     return 0

@@ -11,7 +11,6 @@ or in a websocket's first message, never in an address.
 from __future__ import annotations
 
 import json
-import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -34,11 +33,12 @@ try:
 except ImportError:  # not POSIX: no lock on the SQLite file
     fcntl = None  # type: ignore[assignment]
 
+from troedler.client import ASSETS, asset
 from troedler.server.connection import Close
 from troedler.server.hub import Hub
 from troedler.server.match import Live
-from troedler.server.page import csp, page_html
-from troedler.server.settings import BadRequest, MatchSettings
+from troedler.server.replay import replay_html
+from troedler.server.settings import MAX_ISMCTS, BadRequest, MatchSettings
 from troedler.server.socket import Bucket
 from troedler.server.socket import play as play_match
 from troedler.server.store import DEFAULT_DATABASE, matches, migrate, parts_for
@@ -53,6 +53,14 @@ _HEADERS = {
 }
 MAX_CREATORS = 10_000
 """Client addresses whose match creations are counted at once (the oldest are forgotten)."""
+LOBBY_BOTS = ("random", "greedy", "ismcts:100", f"ismcts:{MAX_ISMCTS}")
+"""The bots the page's lobby offers for a seat (a request may name others the server allows)."""
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The page's Content-Security-Policy: its own files, connections to its own
+server, nothing else (no inline script or style, no other site)."""
 
 
 @attrs.frozen
@@ -95,15 +103,32 @@ class ServerSettings:
     """Matches one client address may create a minute, on average and at
     once; past it a new match is refused (429, ``rate``). Behind a proxy
     every client has the proxy's address: raise it there."""
+    base: str = ""
+    """The path every address of the server begins with (``/TOKEN`` for a
+    private server): the page and the API are under it, and nothing else is
+    answered."""
+    any_bot: bool = False
+    """Whether a match may seat any bot :func:`troedler.bot_from_text` makes
+    (``module:Class``, ``neural:PATH``): for a private server, whose person
+    named them on their own command line; never for one open to others."""
 
 
 def make_app(
-    settings: ServerSettings, *, on_ready: Callable[[Hub], None] | None = None
+    settings: ServerSettings,
+    *,
+    on_ready: Callable[[Hub], None] | None = None,
+    prepare: Callable[[Hub], Awaitable[Callable[[], Awaitable[dict[str, Any]]]]] | None = None,
 ) -> Starlette:
     """The server's application. Its lifespan opens the database, migrates it,
     loads the matches being played (their clocks and bots go on) and, at the
-    end, stops them, every accepted move being stored already."""
+    end, stops them, every accepted move being stored already.
+
+    ``prepare`` (a private server's) runs once the hub has started; what it
+    answers gives, at each request, what ``GET /api/server`` adds (the
+    person's match and seat token: only a private server, whose every
+    address carries its own random token, says them)."""
     state: dict[str, Hub] = {}
+    local: list[Callable[[], Awaitable[dict[str, Any]]]] = []
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -126,6 +151,8 @@ def make_app(
             )
             state["hub"] = hub
             await hub.start()
+            if prepare is not None:
+                local.append(await prepare(hub))
             if on_ready is not None:
                 on_ready(hub)
             try:
@@ -175,6 +202,9 @@ def make_app(
         return live
 
     def seat_of(request: Request, live: Live) -> int:
+        return seat_and_token(request, live)[0]
+
+    def seat_and_token(request: Request, live: Live) -> tuple[int, str]:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         seat = live.seat_of(token) if scheme.lower() == "bearer" else None
         if seat is None:
@@ -183,7 +213,7 @@ def make_app(
                 status=403,
                 code="forbidden",
             )
-        return seat
+        return seat, token
 
     creators: OrderedDict[str, Bucket] = OrderedDict()
     """Each client address's bucket of match creations (the most recent ones)."""
@@ -203,7 +233,7 @@ def make_app(
                 code="rate",
             )
         match_settings = MatchSettings.from_data(
-            await body(request), allow_exec=settings.allow_exec
+            await body(request), allow_exec=settings.allow_exec, any_bot=settings.any_bot
         )
         live = await hub().lobby.create(match_settings)
         return answer(live.summary(), 201)
@@ -244,7 +274,7 @@ def make_app(
 
     async def rematch(request: Request) -> Response:
         live = await match_of(request)
-        new, seat, token = await hub().lobby.rematch(live, seat_of(request, live))
+        new, seat, token = await hub().lobby.rematch(live, *seat_and_token(request, live))
         return answer({"match": new.id, "seat": seat, "token": token}, 201)
 
     async def record(request: Request) -> Response:
@@ -282,26 +312,49 @@ def make_app(
         return refused("no such address", 404, "not_found")
 
     async def page(request: Request) -> Response:
-        nonce = secrets.token_urlsafe(16)
         headers = {
             **_HEADERS,
-            "Content-Security-Policy": csp(nonce),
+            "Content-Security-Policy": CSP,
             "Cross-Origin-Opener-Policy": "same-origin",
         }
-        return HTMLResponse(page_html(nonce), headers=headers)
+        return HTMLResponse(asset("page.html"), headers=headers)
 
+    async def page_file(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS or name == "page.html":
+            return refused("no such address", 404, "not_found")
+        return Response(asset(name), media_type=ASSETS[name], headers=_HEADERS)
+
+    async def about(request: Request) -> Response:
+        data: dict[str, Any] = {"bots": list(LOBBY_BOTS), "local": bool(local)}
+        if local:
+            data.update(await local[0]())
+        return answer(data)
+
+    async def replay_page(request: Request) -> Response:
+        live = await match_of(request)
+        if live.status not in ("finished", "forfeited"):
+            raise BadRequest(
+                "a match's replay is given once it is over", status=409, code="not_over"
+            )
+        return HTMLResponse(replay_html(live.record()), headers=_HEADERS)
+
+    base = settings.base
     routes = [
-        Route("/", page, methods=["GET"]),
-        Route("/api/matches", handler(create), methods=["POST"]),
-        Route("/api/matches", handler(listing), methods=["GET"]),
-        Route("/api/matches/{match}", handler(show), methods=["GET"]),
-        Route("/api/matches/{match}/join", handler(join), methods=["POST"]),
-        Route("/api/matches/{match}/leave", handler(leave), methods=["POST"]),
-        Route("/api/matches/{match}/rematch", handler(rematch), methods=["POST"]),
-        Route("/api/matches/{match}/record", handler(record), methods=["GET"]),
-        Route("/api/matches/{match}/moves", handler(moves_made), methods=["GET"]),
-        Route("/api/matches/{match}/map.svg", handler(map_picture), methods=["GET"]),
-        WebSocketRoute("/api/matches/{match}/play", play),
+        Route(f"{base}/", page, methods=["GET"]),
+        Route(f"{base}/client/{{name}}", page_file, methods=["GET"]),
+        Route(f"{base}/api/server", handler(about), methods=["GET"]),
+        Route(f"{base}/api/matches", handler(create), methods=["POST"]),
+        Route(f"{base}/api/matches", handler(listing), methods=["GET"]),
+        Route(f"{base}/api/matches/{{match}}", handler(show), methods=["GET"]),
+        Route(f"{base}/api/matches/{{match}}/join", handler(join), methods=["POST"]),
+        Route(f"{base}/api/matches/{{match}}/leave", handler(leave), methods=["POST"]),
+        Route(f"{base}/api/matches/{{match}}/rematch", handler(rematch), methods=["POST"]),
+        Route(f"{base}/api/matches/{{match}}/record", handler(record), methods=["GET"]),
+        Route(f"{base}/api/matches/{{match}}/replay", handler(replay_page), methods=["GET"]),
+        Route(f"{base}/api/matches/{{match}}/moves", handler(moves_made), methods=["GET"]),
+        Route(f"{base}/api/matches/{{match}}/map.svg", handler(map_picture), methods=["GET"]),
+        WebSocketRoute(f"{base}/api/matches/{{match}}/play", play),
     ]
     app = Starlette(
         routes=routes,

@@ -44,7 +44,7 @@ START_SECONDS = 10.0
 
 Note = list[Any]
 """A notification: its kind first (``m`` a move, ``s`` a match changed,
-``p`` who is connected through a process, ``q`` a question for ``p``)."""
+``p`` who is connected through a process, also kept in ``presence``)."""
 
 log = logging.getLogger("troedler.server")
 
@@ -72,6 +72,11 @@ class Cluster:
         """A statement that tells the others once its transaction commits
         (None: nobody to tell)."""
         return None
+
+    async def say_present(self, match: str, counts: list[int], watching: int) -> None:
+        """Keep who is connected to ``match`` through this process (its
+        connections per seat, its spectators) where the others read it, and
+        tell them."""
 
     async def beat(self) -> tuple[list[str], bool]:
         """Say this process is alive; the names of the processes found dead,
@@ -128,6 +133,8 @@ class PostgresCluster(Cluster):
                         "give each process its own --name"
                     )
                 await asyncio.sleep(0.2)
+            # Nobody is connected through this process yet (rows a crash left).
+            await connection.execute("DELETE FROM presence WHERE server = $1", self.name)
             await connection.add_listener(CHANNEL, self._heard)
             connection.add_termination_listener(self._terminated)
         except BaseException:
@@ -182,6 +189,31 @@ class PostgresCluster(Cluster):
     def telling(self, note: Note) -> Executable | None:
         return select(func.pg_notify(CHANNEL, _encode(note)))
 
+    async def say_present(self, match: str, counts: list[int], watching: int) -> None:
+        note = _encode(["p", match, self.name, counts, watching])
+        if any(counts) or watching:
+            keep = """
+                WITH kept AS (
+                    INSERT INTO presence (match_id, server, seats, spectators)
+                    VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (match_id, server)
+                    DO UPDATE SET seats = excluded.seats, spectators = excluded.spectators
+                )
+                SELECT pg_notify($5, $6)
+                """
+            arguments: tuple[Any, ...] = (match, self.name, _encode(counts), watching)
+        else:
+            keep = """
+                WITH gone AS (DELETE FROM presence WHERE match_id = $1 AND server = $2)
+                SELECT pg_notify($3, $4)
+                """
+            arguments = (match, self.name)
+        async with self._lock:
+            if self._connection is None or self._lost:
+                return  # said again for every match once this process reconnects
+            with contextlib.suppress(Exception):
+                await self._connection.execute(keep, *arguments, CHANNEL, note)
+
     async def beat(self) -> tuple[list[str], bool]:
         async with self._lock:
             reconnected = False
@@ -217,6 +249,10 @@ class PostgresCluster(Cluster):
                         "SELECT pg_advisory_unlock($1, $2)", LOCKS, row["number"]
                     )
                     dead.append(row["name"])
+            if dead:  # nobody is connected through a dead process
+                await connection.execute(
+                    "DELETE FROM presence WHERE server = any($1::text[])", dead
+                )
             return dead, reconnected
 
     async def close(self) -> None:

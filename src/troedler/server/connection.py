@@ -37,6 +37,8 @@ class Connection:
         self.closed = False
         self.code = Close.NORMAL
         self.reason = ""
+        self.finished = asyncio.Event()
+        """Set once its writer has sent the close frame (or found the socket gone)."""
 
     def send(self, text: str) -> None:
         """Queue ``text``; a connection that lets its queue fill up is closed."""

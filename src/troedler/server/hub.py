@@ -39,7 +39,7 @@ from troedler.server.journal import Entry, Journal
 from troedler.server.lobby import Lobby
 from troedler.server.match import Live
 from troedler.server.owners import Owners
-from troedler.server.protocol import Frame, position_text
+from troedler.server.protocol import Frame, move_facts, position_text
 from troedler.server.reading import catch_up, owner_of, read_match
 from troedler.server.store import matches
 from troedler.server.turns import Turns
@@ -47,6 +47,9 @@ from troedler.server.turns import Turns
 __all__ = ["Hub"]
 
 log = logging.getLogger("troedler.server")
+
+STOPPING = "the server is stopping: connect again"
+"""The reason of the close (1012) of every connection when a process stops."""
 
 
 class Hub:
@@ -111,6 +114,19 @@ class Hub:
         await self.cluster.start(self.hear)
         await self.owners.start()
 
+    async def say_goodbye(self, wait: float = 2.0) -> None:
+        """Close every connection with 1012 and its reason, and wait up to
+        ``wait`` seconds for their close frames to be sent: before the ASGI
+        server closes them itself, with no reason, as it stops."""
+        closing = []
+        for live in self.live.values():
+            for connection in list(live.connections):
+                connection.close(Close.RESTART, STOPPING)
+                closing.append(connection.finished.wait())
+        if closing:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*closing), wait)
+
     async def close(self) -> None:
         """Stop every clock and bot and close every connection; the database
         keeps where each match is, and the others take this process's matches."""
@@ -119,7 +135,7 @@ class Hub:
         for live in self.live.values():
             self.turns.stop(live)
             for connection in list(live.connections):
-                connection.close(Close.RESTART, "the server is stopping: connect again")
+                connection.close(Close.RESTART, STOPPING)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         await self.cluster.close()
         await self.journal.close()
@@ -140,12 +156,10 @@ class Hub:
             async with guard:
                 live = self.live.get(match_id)
                 if live is None:
-                    live = await read_match(self.engine, match_id)
+                    live = await read_match(self.engine, match_id, me=self._me())
                     if live is None:
                         return None
                     self.live[match_id] = live
-                    if self.cluster.several:
-                        self.spawn(self.cluster.tell(["q", match_id, self.name]))
                     if match_id in self._missed:
                         self.spawn(self.refresh(live))
         finally:
@@ -153,6 +167,10 @@ class Hub:
                 self._loading.pop(match_id, None)
             self._missed.discard(match_id)
         return live
+
+    def _me(self) -> str | None:
+        """This process's name where others share the database, else None."""
+        return self.name if self.cluster.several else None
 
     async def peek(self, match_id: str) -> Live | None:
         """The match as stored, to show it: this process's copy if it has
@@ -283,7 +301,7 @@ class Hub:
         )
         if not await self.journal.append(entry):
             return False
-        live.advance(seat, text, after, client_id)
+        live.advance(seat, move, text, after, client_id)
         live.set_clock(clock)
         live.status = status
         if ack is not None:
@@ -291,20 +309,28 @@ class Hub:
         self.tell_moved(live, seat, text)
         return True
 
+    def moved_frame(
+        self, live: Live, version: int, seat: int, text: str, move: Move | None, status: str
+    ) -> Frame:
+        """The ``moved`` message of the move ``text`` (``move``) that made
+        ``version``, but its position."""
+        return Frame(
+            "moved",
+            version=version,
+            seat=seat,
+            move=text,
+            facts=None if move is None else move_facts(move),
+            status=status,
+            deadline=live.deadline,
+            turn_started=live.turn_started,
+            clocks=live.clocks,
+            now=self.now(),
+        )
+
     def tell_moved(self, live: Live, seat: int, text: str) -> None:
         """Tell this process's connections of the move that made the match's
         version; once over, tell its bots; set the next clock or bot going."""
-        live.send(
-            Frame(
-                "moved",
-                version=live.version,
-                seat=seat,
-                move=text,
-                status=live.status,
-                deadline=live.deadline,
-                clocks=live.clocks,
-            )
-        )
+        live.send(self.moved_frame(live, live.version, seat, text, live.last_move, live.status))
         if live.status != "playing":
             self.turns.finish(live)
         self.turns.schedule(live)
@@ -313,19 +339,12 @@ class Hub:
         """Bring ``live`` up to the database (its moves, seats and row) and
         tell this process's connections what changed. The caller holds the
         match's lock."""
-        made = await catch_up(self.engine, live)
+        made = await catch_up(self.engine, live, self._me())
         live.close_given_up()
         start = live.version - len(made)
-        for number, (seat, text, state) in enumerate(made, start=start + 1):
-            frame = Frame(
-                "moved",
-                version=number,
-                seat=seat,
-                move=text,
-                status=live.status if number == live.version else "playing",
-                deadline=live.deadline,
-                clocks=live.clocks,
-            )
+        for number, (seat, text, move, state) in enumerate(made, start=start + 1):
+            status = live.status if number == live.version else "playing"
+            frame = self.moved_frame(live, number, seat, text, move, status)
             if number == live.version:
                 live.send(frame)
                 continue
@@ -363,8 +382,6 @@ class Hub:
             self.spawn(self.refresh(live))
         elif kind == "p" and note[2] != self.name and len(note) == 5:
             self._heard_presence(live, note[2], note[3], note[4])
-        elif kind == "q" and note[2] != self.name and live.connections:
-            self.tell_presence(live)
 
     def _heard_move(self, live: Live, note: Note) -> None:
         queued = self._heard_queued.get(live.id, 0)
@@ -423,10 +440,11 @@ class Hub:
                 self.tell_status(live)
 
     def tell_presence(self, live: Live) -> None:
-        """Tell the other processes who is connected to ``live`` through this one."""
+        """Keep who is connected to ``live`` through this process where the
+        other processes read it when they load the match, and tell them."""
         if self.cluster.several:
             counts, watching = live.here()
-            self.spawn(self.cluster.tell(["p", live.id, self.name, list(counts), watching]))
+            self.spawn(self.cluster.say_present(live.id, list(counts), watching))
 
     # -- what this process's connections are told ----------------------------
 
@@ -444,7 +462,9 @@ class Hub:
             version=live.version,
             seats=live.seat_list(),
             deadline=live.deadline,
+            turn_started=live.turn_started,
             clocks=live.clocks,
+            now=self.now(),
             ending=live.ending,
             rematch=live.rematch,
             **live.presence(),
@@ -460,24 +480,41 @@ class Hub:
             version=live.version,
             seats=live.seat_list(),
             moves=[] if since is None else live.moves_made(since),
+            last=None if live.last_move is None else move_facts(live.last_move),
+            settings=live.settings.to_data(),
+            table=live.table(),
             deadline=live.deadline,
+            turn_started=live.turn_started,
             clocks=live.clocks,
+            now=self.now(),
             ending=live.ending,
             rematch=live.rematch,
             **live.presence(),
         )
         return frame.to(live.position(viewer) if live.started() else None)
 
-    def connect(self, live: Live, connection: Connection, since: int | None) -> None:
+    async def connect(self, live: Live, connection: Connection, since: int | None) -> None:
         """A connection joins the match's audience: it is welcomed, and everyone
-        else hears who is there now."""
+        else hears who is there now.
+
+        Where processes share the database, who is connected through this one,
+        the newcomer included, is stored first: a process that loads the
+        match after this connection's welcome welcomes its own with it."""
+        if self.cluster.several:
+            counts, watching = live.here()
+            if connection.seat is None:
+                watching += 1
+            else:
+                counts = tuple(
+                    count + (seat == connection.seat) for seat, count in enumerate(counts)
+                )
+            await self.cluster.say_present(live.id, list(counts), watching)
         live.connections.add(connection)
         connection.send(self.welcome(live, connection.seat, since))
         frame = self.status_frame(live)
         for other in list(live.connections):
             if other is not connection:
                 other.send(frame.to(live.position(other.seat) if live.started() else None))
-        self.tell_presence(live)
 
     def disconnect(self, live: Live, connection: Connection) -> None:
         """A connection leaves."""

@@ -9,9 +9,13 @@ them reads the match again and tells its connections.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
 
+import attrs
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -22,7 +26,7 @@ from troedler.server.store import dumps, matches, seats
 if TYPE_CHECKING:
     from troedler.server.hub import Hub
 
-__all__ = ["Lobby"]
+__all__ = ["Lobby", "rematch_token"]
 
 
 class Lobby:
@@ -31,9 +35,10 @@ class Lobby:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
 
-    async def create(self, settings: MatchSettings) -> Live:
-        """A new match, waiting for its players, owned by this process;
-        refused (``busy``) while ``max_waiting`` matches wait already."""
+    async def create(self, settings: MatchSettings, *, seed: int | None = None) -> Live:
+        """A new match, waiting for its players, owned by this process, dealt
+        from ``seed`` (default: a new random one); refused (``busy``) while
+        ``max_waiting`` matches wait already."""
         hub = self.hub
         match_id = secrets.token_urlsafe(12)
         async with hub.engine.begin() as connection:
@@ -55,7 +60,7 @@ class Lobby:
                     public=settings.public,
                     players=settings.players,
                     settings=dumps(settings.to_data()),
-                    seed=secrets.randbelow(2**62),
+                    seed=secrets.randbelow(2**62) if seed is None else seed,
                     version=0,
                     owner=hub.name,
                 )
@@ -91,12 +96,15 @@ class Lobby:
         if telling is not None:
             await connection.execute(telling)
 
-    async def join(self, live: Live, name: object, seat: object) -> tuple[int, str]:
+    async def join(
+        self, live: Live, name: object, seat: object, token: str | None = None
+    ) -> tuple[int, str]:
         """Seat a person called ``name`` (at ``seat``, or the first open one):
-        the seat and its token. The match starts once every seat is taken."""
+        the seat and its token (``token``, or a new random one). The match
+        starts once every seat is taken."""
         name = check_name(name)
         hub = self.hub
-        token = secrets.token_urlsafe(32)
+        token = token or secrets.token_urlsafe(32)
         async with live.lock:
             async with hub.engine.begin() as connection:
                 if await self._locked_status(connection, live) != "waiting":
@@ -161,9 +169,16 @@ class Lobby:
                 await self._tell(connection, live)
             await hub.refresh_locked(live)
 
-    async def rematch(self, old: Live, seat: int) -> tuple[Live, int, str]:
+    async def rematch(self, old: Live, seat: int, token: str) -> tuple[Live, int, str]:
         """The same people again: the first to ask makes the new match (same
-        settings, a new seed); each gets their own seat in it and a new token."""
+        settings, a new seed, not listed in the lobby: its seats are the old
+        match's people's); each gets their own seat in it and a new token.
+
+        Asked again by the same seat (``token``, its token in the old
+        match), it answers the same match, seat and token: the new token is
+        made from the old one and the new match, so the server keeps no
+        more than its hash, and a person whose first answer was lost gets
+        their seat back."""
         hub = self.hub
         async with old.lock:
             if old.status not in ("finished", "forfeited"):
@@ -171,7 +186,7 @@ class Lobby:
                     "a rematch follows a match that is over", status=409, code="not_over"
                 )
             if old.rematch is None:
-                new = await self.create(old.settings)
+                new = await self.create(attrs.evolve(old.settings, public=False))
                 async with hub.engine.begin() as connection:
                     done = await connection.execute(
                         update(matches)
@@ -189,6 +204,17 @@ class Lobby:
             assert old.rematch is not None
         new_live = await hub.load(old.rematch)
         assert new_live is not None
+        again = rematch_token(token, new_live.id)
+        if new_live.seat_of(again) == seat:
+            return new_live, seat, again  # asked before: the same answer
         name = old.seats[seat].name or f"seat {seat}"
-        joined, token = await self.join(new_live, name, seat)
-        return new_live, joined, token
+        joined, given = await self.join(new_live, name, seat, again)
+        return new_live, joined, given
+
+
+def rematch_token(token: str, match: str) -> str:
+    """A seat's token in the rematch ``match``, made from its token in the
+    match before: the same every time it is asked, and telling nothing of the
+    old token to whoever sees the new one."""
+    digest = hmac.new(token.encode("utf-8", "replace"), match.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")

@@ -21,7 +21,7 @@ from troedler.core.state import GameState
 from troedler.io.records import GameRecord
 from troedler.io.state_json import fingerprint
 from troedler.server.connection import Close, Connection
-from troedler.server.protocol import Frame, map_for, position_text
+from troedler.server.protocol import Frame, map_for, position_text, table_for
 from troedler.server.settings import MatchSettings
 
 __all__ = ["Live", "Seat", "hash_token"]
@@ -58,8 +58,10 @@ class Live:
     version: int
     seats: list[Seat]
     created: float
-    history: list[tuple[int, str]] = attrs.field(factory=list)
-    """(seat, move text) of every move made."""
+    history: list[tuple[int, str, int]] = attrs.field(factory=list)
+    """(seat, move text, round it was made in) of every move made."""
+    last_move: Move | None = None
+    """The move that made the current version (None before the first)."""
     accepted: dict[tuple[int, str], int] = attrs.field(factory=dict)
     """The version each client move id of each seat led to."""
     refused: dict[int, OrderedDict[str, str]] = attrs.field(factory=dict)
@@ -82,6 +84,8 @@ class Live:
     views: dict[int | None, str] = attrs.field(factory=dict)
     """The position's text for each recipient, at :attr:`viewed`."""
     viewed: int = -1
+    fixed: dict[str, Any] | None = None
+    """The match's :meth:`table`, once asked for."""
 
     def seat_of(self, token: object) -> int | None:
         """The seat ``token`` is for, compared in constant time; else None."""
@@ -134,6 +138,12 @@ class Live:
             text = self.views[viewer] = position_text(self.state, viewer, self.settings.recall)
         return text
 
+    def table(self) -> dict[str, Any]:
+        """What stays the same for the whole match (:func:`table_for`)."""
+        if self.fixed is None:
+            self.fixed = table_for(self.first)
+        return self.fixed
+
     def started(self) -> bool:
         """Whether the match has begun (its position is shown)."""
         return self.status != "waiting"
@@ -153,17 +163,20 @@ class Live:
             if seat is not None and self.seats[seat].token_hash != connection.token_hash:
                 connection.close(Close.NORMAL, "the seat was given up")
 
-    def advance(self, seat: int, text: str, after: GameState, client_id: str | None) -> None:
-        """The move ``text`` of ``seat`` made: the match is at ``after``."""
+    def advance(
+        self, seat: int, move: Move, text: str, after: GameState, client_id: str | None
+    ) -> None:
+        """The move ``move`` (written ``text``) of ``seat`` made: the match is at ``after``."""
+        self.history.append((seat, text, self.state.round))
         self.state = after
+        self.last_move = move
         self.version += 1
-        self.history.append((seat, text))
         if client_id is not None:
             self.accepted[(seat, client_id)] = self.version
 
     def replay_move(self, seat: int, text: str, move: Move, client_id: str | None) -> None:
         """A move another process made (already checked by it)."""
-        self.advance(seat, text, apply_move(self.state, move, seat=seat), client_id)
+        self.advance(seat, move, text, apply_move(self.state, move, seat=seat), client_id)
 
     def remember_refusal(self, seat: int, client_id: str, answer: str) -> None:
         """Keep the answer to a refused move id (the last :data:`MAX_REMEMBERED` a seat)."""
@@ -219,10 +232,10 @@ class Live:
         }
 
     def moves_made(self, since: int = 0) -> list[dict[str, Any]]:
-        """The moves after version ``since``: each its version, seat and text."""
+        """The moves after version ``since``: each its version, seat, text and round."""
         return [
-            {"version": number + 1, "seat": seat, "move": text}
-            for number, (seat, text) in enumerate(self.history)
+            {"version": number + 1, "seat": seat, "move": text, "round": made_in}
+            for number, (seat, text, made_in) in enumerate(self.history)
             if number >= since
         ]
 
@@ -238,7 +251,7 @@ class Live:
             seed=self.first.seed,
             starting_dealer=self.first.dealer,
             seats=tuple(name[:64] for name in names),
-            moves=tuple(text for _, text in self.history),
+            moves=tuple(text for _, text, _ in self.history),
             result=outcome(self.state) if self.state.is_over else None,
-            movers=tuple(seat for seat, _ in self.history),
+            movers=tuple(seat for seat, _, _ in self.history),
         )

@@ -83,6 +83,8 @@ class Owners:
         if reconnected:  # notifications were missed: read every match again
             for live in list(hub.live.values()):
                 hub.spawn(hub.refresh(live))
+                if live.connections:  # and say again who is connected here
+                    hub.tell_presence(live)
         for name in dead:
             hub.forget_server(name)
         if dead:

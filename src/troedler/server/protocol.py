@@ -13,35 +13,70 @@ seat's hidden cards, the order of a face-down pile, or the seed. The other
 fields a caller passes (move texts, names, versions, who is connected) are
 public by their nature: every card a move names lies face up once played.
 
+Beside what a recipient knows, a position carries the facts the page
+shows, each as the engine gives it and none restated here: each legal
+move with its fields, the card it plays and the special feed it costs
+(:func:`move_facts`, from the move itself), why a card may not be
+discarded (the engine's own refusal), each known seat's tally and, at the
+end, the final scoring. :func:`table_for` is what is fixed for a whole
+game (the board's places and routes, the cards' faces and the pictures'
+colours), sent once in the welcome.
+
 The protocol is versioned (:data:`PROTOCOL`); ``docs/server.md`` describes it.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-import orjson
+import attrs
 
 from troedler.core.board import Board
-from troedler.core.cards import UNKNOWN, Card
-from troedler.core.goods import Goods
-from troedler.core.legal import legal_moves
-from troedler.core.moves import Move
-from troedler.core.scoring import outcome
-from troedler.core.state import GameState, Turn
+from troedler.core.cards import UNKNOWN, Card, ExtraGoodCard, RequestCard, RouteCard
+from troedler.core.errors import IllegalMoveError
+from troedler.core.goods import Good, Goods
+from troedler.core.legal import legal_moves, verify_move
+from troedler.core.moves import DiscardCard, Move
+from troedler.core.scoring import Outcome, Tally, outcome, tally
+from troedler.core.state import GameState, Position, Turn
 from troedler.io.records import result_to_data
 from troedler.seat import Observation, Recall, observe
 from troedler.svg import board_picture
+from troedler.svg.layout import layout
+from troedler.svg.style import (
+    CARD_FILL,
+    FAINT,
+    GOOD_COLOURS,
+    GOOD_NAMES,
+    HIGHLIGHT,
+    INK,
+    PAPER,
+    ROUTE_NAMES,
+    ROUTE_STYLES,
+    SEAT_COLOURS,
+    VILLAGE_FILL,
+    seat_colour,
+)
+
+try:  # the server extra's JSON: a position in a tenth of json.dumps's time (measured)
+    import orjson
+except ImportError:  # the replay page is built without the server extra
+    orjson = None  # type: ignore[assignment]
 
 __all__ = [
     "PROTOCOL",
     "Frame",
     "map_for",
     "message_for",
+    "move_facts",
     "position_for",
     "position_text",
     "public_observation",
+    "table_for",
+    "table_text",
 ]
 
 PROTOCOL = 1
@@ -119,26 +154,47 @@ def _codes(cards: Sequence[Card] | None) -> list[str | None] | None:
 
 def _seen(
     state: GameState, viewer: int | None, recall: Recall
-) -> tuple[Observation, tuple[bool, ...], tuple[Move, ...]]:
-    """What ``viewer`` (a seat, or None for a spectator) knows of ``state``:
-    the view, whose hands it knows, and its legal moves (none but its own)."""
+) -> tuple[Position, tuple[bool, ...], tuple[Move, ...]]:
+    """What ``viewer`` (a seat, None for a spectator, or :data:`EVERYTHING`)
+    knows of ``state``: the view, whose hands it knows, and its legal moves
+    (none but its own)."""
     if viewer is None:
         return public_observation(state), (False,) * state.num_players, ()
+    if viewer == EVERYTHING:
+        return state, (True,) * state.num_players, ()
     seen = observe(state, viewer, recall=recall)
     return seen, tuple(map(seen.knows_hand, range(state.num_players))), legal_moves(seen)
 
 
-def _players(seen: Observation, known: tuple[bool, ...]) -> list[dict[str, Any]]:
+EVERYTHING = -1
+"""The viewer of a whole state (a replay of a finished game): every hand and
+value pile known, no legal moves. Never a recipient of the server's."""
+
+
+def _tally(counted: Tally) -> dict[str, Any]:
+    """A tally as the scoring shows it: its counts, and the damage and points
+    the rules make of them."""
+    return {
+        "feed_used": counted.feed_used,
+        "goods_held": counted.goods_held,
+        "request_points": list(counted.request_points),
+        "damage": counted.damage,
+        "points": counted.points,
+    }
+
+
+def _players(seen: Position, known: tuple[bool, ...]) -> list[dict[str, Any]]:
     return [
         {
             "cart": player.cart,
             "goods": _text(player.goods),
             "hand": _codes(player.hand) if knows else None,
             "hand_size": len(player.hand),
+            "tally": _tally(tally(seen, seat)) if knows else None,
             "value_pile": _codes(player.value_pile) if knows else None,
             "value_pile_size": len(player.value_pile),
         }
-        for player, knows in zip(seen.players, known, strict=True)
+        for seat, (player, knows) in enumerate(zip(seen.players, known, strict=True))
     ]
 
 
@@ -152,14 +208,107 @@ def _turn(turn: Turn) -> dict[str, Any]:
     }
 
 
+_TYPE_NAMES: dict[type, str] = {}
+
+
+def _type_name(kind: type) -> str:
+    """A move's class as a word of the protocol: ``PlayRoute`` is ``play_route``."""
+    name = _TYPE_NAMES.get(kind)
+    if name is None:
+        name = _TYPE_NAMES[kind] = re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
+    return name
+
+
+def _fact(value: Hashable) -> object:
+    """A field of a move as JSON: a pile number or a village as it is, a
+    route kind or a good by its code, goods and cards by their text."""
+    if value is None or type(value) in (int, str):
+        return value
+    code = getattr(value, "code", None)
+    return code if isinstance(code, str) else _text(value)
+
+
+def move_facts(move: Move) -> dict[str, Any]:
+    """A move as the page is sent it: its notation (what a client sends to
+    make it), its type, its own fields, the card it plays or discards from
+    the hand and the special feed it plays, as the move itself gives them.
+
+    >>> from troedler import Good, PlayRoute, RouteKind
+    >>> move_facts(PlayRoute(RouteKind.BRIDGE, "Rothes", Good.VASE))["card"]
+    'bridge'
+    """
+    card = move.card
+    facts: dict[str, Any] = {
+        "move": _text(move),
+        "type": _type_name(type(move)),
+        "card": None if card is None else _text(card),
+        "feed_cost": move.feed_cost,
+    }
+    for field in attrs.fields(type(move)):
+        if field.init:  # the move's own fields; what it works out from them is above
+            facts[field.name] = _fact(getattr(move, field.name))
+    return facts
+
+
+_facts_seen: dict[Move, str] = {}
+
+
+def _facts_text(move: Move) -> str:
+    """:func:`move_facts` as JSON text, kept: the engine lists the same moves
+    again and again."""
+    found = _facts_seen.get(move)
+    if found is None:
+        if len(_facts_seen) >= MAX_TEXTS:
+            _facts_seen.clear()
+        found = _facts_seen[move] = _dumps(move_facts(move))
+    return found
+
+
+def _moves_text(moves: tuple[Move, ...]) -> str:
+    return "[" + ",".join(map(_facts_text, moves)) + "]"
+
+
+def discard_refusals(
+    state: GameState, seen: Position, viewer: int | None, moves: tuple[Move, ...]
+) -> list[str | None] | None:
+    """Over the hand limit, for each card of the viewer's hand in order: None
+    if it may be discarded now, else why not, in the engine's own words
+    (:func:`troedler.verify_move`). None when the viewer has nothing to discard."""
+    if viewer is None or viewer < 0 or not seen.turn.discards_due:
+        return None
+    if seen.current_player != viewer:
+        return None
+    may_go = {move.card for move in moves if isinstance(move, DiscardCard)}
+    reasons: list[str | None] = []
+    for card in seen.players[viewer].hand:
+        reason = None
+        if card not in may_go:
+            try:
+                verify_move(state, DiscardCard(card), seat=viewer)
+            except IllegalMoveError as refused:
+                reason = str(refused)[:300]
+        reasons.append(reason)
+    return reasons
+
+
+def result_for(result: Outcome) -> dict[str, Any]:
+    """The final scoring as the page shows it: the record's result (damage
+    and points per seat, the totally damaged and the winners) and each
+    seat's tally."""
+    return {**result_to_data(result), "tallies": [_tally(counted) for counted in result.tallies]}
+
+
 def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[str, Any]:
     """The position as ``viewer`` (a seat, or None for a spectator) may know it,
-    as JSON data, with the viewer's legal moves in notation when it is its turn
-    (``[]`` otherwise).
+    as JSON data, with the viewer's legal moves when it is its turn (``[]``
+    otherwise): ``legal_moves`` in notation, ``moves`` as :func:`move_facts`.
 
     Its fields are those of the bot protocol's observation
     (:func:`troedler.bots.program.observation_to_data`) but its version,
-    written here with the texts of cards, goods and moves kept.
+    each player's ``tally`` where its value pile is known, the viewer's
+    ``discard_refusals`` (:func:`discard_refusals`) and, once the game is
+    over, its ``result`` (:func:`result_for`). :func:`position_text` writes
+    the same as JSON text, from parts kept across positions.
     """
     seen, known, moves = _seen(state, viewer, recall)
     data: dict[str, Any] = {
@@ -173,13 +322,15 @@ def position_for(state: GameState, viewer: int | None, recall: Recall) -> dict[s
         "game_round_pile_size": len(seen.game_round_pile),
         "dealer_piles": [_codes(pile) for pile in seen.dealer_piles],
         "discard_pile": _codes(seen.discard_pile.cards),
+        "discard_refusals": discard_refusals(state, seen, viewer, moves),
         "village_goods": dict(_villages(seen.board, seen.village_goods)[0]),
         "players": _players(seen, known),
         "turn": _turn(seen.turn),
         "legal_moves": [_text(move) for move in moves],
+        "moves": [move_facts(move) for move in moves],
     }
     if state.is_over:
-        data["result"] = result_to_data(outcome(state))
+        data["result"] = result_for(outcome(state))
     return data
 
 
@@ -212,6 +363,7 @@ def position_text(state: GameState, viewer: int | None, recall: Recall) -> str:
     position costs little more than its observation."""
     seen, known, moves = _seen(state, viewer, recall)
     players = (seen.players, known)
+    refusals = discard_refusals(state, seen, viewer, moves)
     parts = [
         '{"current_player":',
         _number(seen.current_player),
@@ -221,10 +373,14 @@ def position_text(state: GameState, viewer: int | None, recall: Recall) -> str:
         _kept("dealer_piles", seen.dealer_piles, lambda: [_codes(p) for p in seen.dealer_piles]),
         ',"discard_pile":',
         _kept("discard_pile", seen.discard_pile, lambda: _codes(seen.discard_pile.cards)),
+        ',"discard_refusals":',
+        "null" if refusals is None else _dumps(refusals),
         ',"game_round_pile_size":',
         _number(len(seen.game_round_pile)),
         ',"legal_moves":',
         _kept("legal_moves", moves, lambda: [_text(m) for m in moves]),
+        ',"moves":',
+        _moves_text(moves),
         ',"phase":"',
         seen.phase.name.lower(),
         '","players":',
@@ -233,7 +389,7 @@ def position_text(state: GameState, viewer: int | None, recall: Recall) -> str:
         _dumps(seen.recall),
     ]
     if state.is_over:
-        parts += [',"result":', _dumps(result_to_data(outcome(state)))]
+        parts += [',"result":', _dumps(result_for(outcome(state)))]
     parts += [
         ',"round":',
         _number(seen.round),
@@ -250,8 +406,94 @@ def position_text(state: GameState, viewer: int | None, recall: Recall) -> str:
     return "".join(parts)
 
 
+def _card_face(card: Card) -> dict[str, Any]:
+    """What a card's face shows, for the page to draw it."""
+    if isinstance(card, RouteCard):
+        return {"type": "route", "route": card.kind.code, "name": ROUTE_NAMES[card.kind]}
+    if isinstance(card, RequestCard):
+        return {"type": "request", "goods": _text(card.goods), "points": card.points}
+    if isinstance(card, ExtraGoodCard):
+        return {"type": "extra"}
+    return {"type": "feed"}
+
+
+def table_for(state: GameState) -> dict[str, Any]:
+    """What stays the same for a whole game, for the page to draw it: the
+    villages (their names, numbers, places on the picture and start
+    villages), the routes, the face of every card of the game's catalogue,
+    the seats' colours, and the colours and names the pictures give route
+    kinds and goods (:mod:`troedler.svg.style`). Nothing in it is hidden
+    from anyone."""
+    board = state.board
+    at = layout(board)
+    starts = board.start_villages
+    catalogue = state.cards
+    cards: list[Card] = [*catalogue.routes, *catalogue.requests]
+    cards += [s.request for s in catalogue.starting_sets]
+    cards += [ExtraGoodCard()] if catalogue.extra_goods else []
+    faces = {_text(card): _card_face(card) for card in cards}
+    faces["feed"] = {"type": "feed"}
+    return {
+        "villages": [
+            {
+                "name": village.name,
+                "number": village.number,
+                "x": at[village.name][0],
+                "y": at[village.name][1],
+                "start": starts.index(village.name) if village.name in starts else None,
+            }
+            for village in board.villages
+        ],
+        "routes": [{"ends": list(route.ends), "kind": route.kind.code} for route in board.routes],
+        "route_kinds": [
+            {
+                "code": kind.code,
+                "name": ROUTE_NAMES[kind],
+                "colour": style.colour,
+                "width": style.width,
+                "dash": style.dash,
+                "rails": style.rails,
+            }
+            for kind, style in ROUTE_STYLES.items()
+        ],
+        "goods": [
+            {"code": good.code, "name": GOOD_NAMES[good], "colour": GOOD_COLOURS[good]}
+            for good in Good
+        ],
+        "cards": faces,
+        "seat_colours": [seat_colour(state, seat) for seat in range(state.num_players)],
+        "start_colours": [
+            SEAT_COLOURS[k % len(SEAT_COLOURS)] for k in range(len(board.start_villages))
+        ],
+        "colours": {
+            "paper": PAPER,
+            "ink": INK,
+            "faint": FAINT,
+            "village": VILLAGE_FILL,
+            "highlight": HIGHLIGHT,
+            **{f"card_{kind}": fill for kind, fill in CARD_FILL.items()},
+        },
+    }
+
+
+_tables: dict[tuple[Hashable, ...], str] = {}
+
+
+def table_text(state: GameState) -> str:
+    """:func:`table_for` as JSON text, kept for each board, catalogue and
+    number of players."""
+    key = (state.board, state.cards, state.num_players)
+    found = _tables.get(key)
+    if found is None:
+        if len(_tables) >= 64:
+            _tables.clear()
+        found = _tables[key] = _dumps(table_for(state))
+    return found
+
+
 def _dumps(data: object) -> str:
-    # orjson: a position in a tenth of the time of json.dumps (measured).
+    if orjson is None:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
 
 

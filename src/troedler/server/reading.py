@@ -12,11 +12,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from troedler.core.chance import new_game
+from troedler.core.moves import Move
 from troedler.core.state import GameState
 from troedler.io.notation import parse_move
 from troedler.server.match import Live, Seat
 from troedler.server.settings import MatchSettings
-from troedler.server.store import match_row, matches, moves, seats
+from troedler.server.store import match_row, matches, moves, presence, seats
 
 __all__ = ["catch_up", "owner_of", "read_match", "refresh_row"]
 
@@ -30,6 +31,26 @@ async def _seats(connection: AsyncConnection, match_id: str) -> list[Seat]:
     return [Seat(row.name, row.token_hash, row.bot, row.left) for row in rows]
 
 
+async def _elsewhere(
+    connection: AsyncConnection, match_id: str, me: str | None
+) -> dict[str, tuple[tuple[int, ...], int]]:
+    """Who is connected to the match through each other process (PostgreSQL;
+    none with ``me`` None, a process alone)."""
+    if me is None:
+        return {}
+    rows = (
+        await connection.execute(
+            select(presence).where(presence.c.match_id == match_id, presence.c.server != me)
+        )
+    ).all()
+    found = {}
+    for row in rows:
+        counts = json.loads(row.seats)
+        if isinstance(counts, list) and all(type(count) is int for count in counts):
+            found[row.server] = (tuple(counts), int(row.spectators))
+    return found
+
+
 def refresh_row(live: Live, row: Any) -> None:
     """The match row's columns (not its version) into ``live``."""
     live.status = row.status
@@ -40,10 +61,13 @@ def refresh_row(live: Live, row: Any) -> None:
     live.rematch = row.rematch
 
 
-async def read_match(engine: AsyncEngine, match_id: str, *, replayed: bool = True) -> Live | None:
+async def read_match(
+    engine: AsyncEngine, match_id: str, *, replayed: bool = True, me: str | None = None
+) -> Live | None:
     """The match as the database holds it, None if there is none; with
     ``replayed`` false, without its moves (for its summary alone: the
-    position stays the first)."""
+    position stays the first). ``me``, the reading process's name among
+    several, reads who is connected through the others too."""
     async with engine.connect() as connection:
         row = await match_row(connection, match_id)
         if row is None:
@@ -62,6 +86,7 @@ async def read_match(engine: AsyncEngine, match_id: str, *, replayed: bool = Tru
             if replayed
             else []
         )
+        elsewhere = await _elsewhere(connection, match_id, me)
     settings = MatchSettings.stored(json.loads(row.settings))
     first = new_game(settings.players, seed=row.seed, rules=settings.make_rules())
     live = Live(
@@ -75,6 +100,7 @@ async def read_match(engine: AsyncEngine, match_id: str, *, replayed: bool = Tru
         created=row.created,
     )
     refresh_row(live, row)
+    live.elsewhere = elsewhere
     _replay(live, move_rows)
     if not replayed:
         live.version = row.version
@@ -91,10 +117,12 @@ def _replay(live: Live, move_rows: Sequence[Any]) -> None:
         live.replay_move(stored.seat, stored.move, move, stored.client_id)
 
 
-async def catch_up(engine: AsyncEngine, live: Live) -> list[tuple[int, str, GameState]]:
+async def catch_up(
+    engine: AsyncEngine, live: Live, me: str | None = None
+) -> list[tuple[int, str, Move | None, GameState]]:
     """Bring ``live`` up to the database: the moves made since its version
-    (returned, each its seat, text and the position it made), its seats and
-    its row."""
+    (returned, each its seat, text, move and the position it made), its
+    seats and its row."""
     async with engine.connect() as connection:
         row = await match_row(connection, live.id)
         if row is None:
@@ -107,13 +135,16 @@ async def catch_up(engine: AsyncEngine, live: Live) -> list[tuple[int, str, Game
                 .order_by(moves.c.number)
             )
         ).all()
+        elsewhere = await _elsewhere(connection, live.id, me) if me is not None else None
     made = []
     for stored in move_rows:
         if stored.number < row.version:
             _replay(live, [stored])
-            made.append((stored.seat, stored.move, live.state))
+            made.append((stored.seat, stored.move, live.last_move, live.state))
     live.seats = held
     refresh_row(live, row)
+    if elsewhere is not None:
+        live.elsewhere = elsewhere
     return made
 
 

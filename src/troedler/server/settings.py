@@ -16,6 +16,7 @@ import attrs
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.limits import seat_name_problem
 from troedler.core.rulebook import PLAYER_COUNTS, Rules
+from troedler.simulation.lineup import bot_from_text
 
 __all__ = ["MAX_ISMCTS", "BadRequest", "MatchSettings", "check_bot_text", "check_name"]
 
@@ -43,12 +44,21 @@ class BadRequest(TroedlerError):
         self.code = code
 
 
-def check_bot_text(text: object, *, allow_exec: bool, field: str) -> str:
-    """``text`` if it names a bot this server may run; :class:`BadRequest` otherwise."""
+def check_bot_text(text: object, *, allow_exec: bool, field: str, any_bot: bool = False) -> str:
+    """``text`` if it names a bot this server may run; :class:`BadRequest` otherwise.
+
+    ``any_bot`` (a private server's) takes any bot
+    :func:`troedler.bot_from_text` makes, which it makes once now to check it."""
     if not isinstance(text, str) or not 0 < len(text) <= 200:
         raise BadRequest(f"{field}: expected a bot's name, not {quote(text)}")
     key, colon, rest = text.strip().partition(":")
     key = key.lower()
+    if any_bot and key != "exec":
+        try:
+            bot_from_text(text.strip())
+        except TroedlerError as error:
+            raise BadRequest(f"{field}: {str(error)[:200]}") from None
+        return text.strip()
     if key in ("random", "greedy") and not colon:
         return key
     if key == "ismcts":
@@ -137,8 +147,9 @@ class MatchSettings:
         }
 
     @classmethod
-    def from_data(cls, data: object, *, allow_exec: bool) -> MatchSettings:
-        """The settings a create request (or the database) gives, all checked."""
+    def from_data(cls, data: object, *, allow_exec: bool, any_bot: bool = False) -> MatchSettings:
+        """The settings a create request (or the database) gives, all checked
+        (``any_bot``: see :func:`check_bot_text`)."""
         if not isinstance(data, dict):
             raise BadRequest("expected a JSON object")
         unknown = set(data) - {
@@ -160,7 +171,9 @@ class MatchSettings:
             raise BadRequest(f"bots: expected a list of at most {players} bots or nulls")
         given = given + [None] * (players - len(given))
         bots = tuple(
-            None if bot is None else check_bot_text(bot, allow_exec=allow_exec, field=f"bots[{i}]")
+            None
+            if bot is None
+            else check_bot_text(bot, allow_exec=allow_exec, field=f"bots[{i}]", any_bot=any_bot)
             for i, bot in enumerate(given)
         )
         if all(bot is not None for bot in bots):

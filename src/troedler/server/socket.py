@@ -77,6 +77,7 @@ async def _writer(websocket: WebSocket, connection: Connection) -> None:
     connection.closed = True
     with contextlib.suppress(Exception):
         await websocket.close(code=connection.code, reason=connection.reason[:120])
+    connection.finished.set()
 
 
 def _parse(text: str | None) -> dict[str, Any] | str:
@@ -124,7 +125,7 @@ async def play(websocket: WebSocket, hub: Hub, settings: ServerSettings) -> None
     seat = live.seat_of(token) if token is not None else None
     connection = Connection(seat, None if seat is None else hash_token(str(token)))
     writer = asyncio.create_task(_writer(websocket, connection))
-    hub.connect(live, connection, hello.get("since"))
+    await hub.connect(live, connection, hello.get("since"))
     bucket = Bucket(settings.rate, settings.burst)
     try:
         while not connection.closed:

@@ -49,6 +49,7 @@ __all__ = [
     "moves",
     "open_database",
     "parts_for",
+    "presence",
     "seats",
     "servers",
 ]
@@ -123,6 +124,22 @@ servers = Table(
 number (the key of the advisory lock it holds while it runs, on
 PostgreSQL), where its clients reach it, and until when it said it was
 alive (the database's own clock, seconds since the epoch)."""
+
+
+presence = Table(
+    "presence",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("server", String(64), primary_key=True),
+    Column("seats", Text, nullable=False),
+    Column("spectators", Integer, nullable=False),
+)
+"""Who is connected to a match through each server process sharing a
+PostgreSQL database: how many connections each seat has (JSON) and how
+many spectators. A process keeps its own rows (none while nobody is
+connected through it), so that another one loading the match welcomes its
+first connection with everybody present; the rows of a process found dead
+are not read."""
 
 
 class InvalidDatabase(Exception):

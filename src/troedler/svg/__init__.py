@@ -14,8 +14,9 @@ shows hands, dealer piles, the discard pile and a row of scores per seat.
 Every village, route and cart is an element with a class and ``data-``
 attributes naming it, so pages and tests can find them.
 
-:func:`replay_html` and :func:`write_replay_html` make one self-contained
-HTML page that replays a recorded game in a browser.
+The page that replays a recorded game in a browser is the client's page
+(:func:`troedler.server.replay.replay_html`); this package draws pictures
+only.
 
 Only the standard library is used, and the core never imports this package.
 """
@@ -28,7 +29,6 @@ from troedler.core.errors import ConfigurationError, quote
 from troedler.core.moves import Move
 from troedler.core.state import Position
 from troedler.svg.drawing import Picture, picture
-from troedler.svg.html import replay_html, write_replay_html
 from troedler.svg.layout import layout
 from troedler.svg.style import GOOD_COLOURS, ROUTE_STYLES, SEAT_COLOURS, RouteStyle
 
@@ -41,8 +41,6 @@ __all__ = [
     "board",
     "board_picture",
     "layout",
-    "replay_html",
-    "write_replay_html",
 ]
 
 
@@ -110,8 +108,7 @@ def board(
     taken, the goods delivered; ``before``, the position the move was made
     in, tells the picture where the cart came from and who moved. ``names``
     names the seats (default ``seat 0``, ``seat 1`` ...). ``panel=False``
-    leaves the side panel out: :func:`troedler.svg.panel_html.panel_html`
-    gives it as HTML for a page of its own.
+    leaves the side panel out.
     """
     drawn = board_picture(position, last_move=last_move, before=before, names=names, panel=panel)
     return drawn.svg(size)

@@ -82,8 +82,7 @@ def picture(
     """Draw ``position``: the map, the legend and the panel, as parts.
 
     ``min_height`` keeps pictures of one game the same size as the panel grows;
-    ``panel=False`` draws the map and legend alone, for a page that shows the
-    panel as HTML (:mod:`troedler.svg.panel_html`).
+    ``panel=False`` draws the map and legend alone.
     """
     at = layout(position.board)
     width = max(x for x, _ in at.values()) + 2 * MARGIN_X

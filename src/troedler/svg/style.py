@@ -17,7 +17,6 @@ from troedler.core.state import Position
 __all__ = [
     "GOOD_COLOURS",
     "GOOD_NAMES",
-    "PHONE_BOARD_SCALE",
     "ROUTE_NAMES",
     "ROUTE_STYLES",
     "SEAT_COLOURS",
@@ -91,8 +90,3 @@ CARD_FILL = {
 }
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 """The typeface of the pictures and pages, then its fallbacks."""
-
-PHONE_BOARD_SCALE = 0.92
-"""The share of its own width at which a page on a phone draws the board,
-panned inside the window: village names then read at about 10 CSS pixels
-(the game's page and the replay page alike)."""

@@ -1,0 +1,175 @@
+"""``troedler play --browser``: the game server run privately, played in a
+real headless Chromium at 390 by 844 by tapping, as a new user would, from the
+first decision to the end, then a new game; stopped and resumed from its
+store, and an unfinished record from the terminal game resumed too."""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("uvicorn")
+
+import httpx
+from selenium.webdriver.common.by import By
+
+from tests.page_support import PHONE, TAP_TARGETS, Decisions, errors, play_until_over, wait, window
+from tests.server_support import ROOT
+from troedler import GameRecord, apply_move, legal_moves, new_game
+
+START_SECONDS = 60
+
+
+class Private:
+    """``troedler play --browser ARGS`` in a process of its own, and its page's address."""
+
+    def __init__(self, folder: Path, *args: str) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT / "src")
+        env["BROWSER"] = "true"  # the browser it opens: a program that does nothing
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "troedler", "play", "--browser", *args],
+            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        self.lines: queue.Queue[str] = queue.Queue()
+        out = self.process.stdout
+        assert out is not None
+        threading.Thread(target=lambda: [self.lines.put(line) for line in out], daemon=True).start()
+        first = self.lines.get(timeout=START_SECONDS)
+        assert first.startswith("Your game is at "), first + self._stderr()
+        self.url = first.split(" at ", 1)[1].strip()
+        self.http = httpx.Client(base_url=self.url, timeout=30)
+
+    def _stderr(self) -> str:
+        if self.process.poll() is None:
+            return ""
+        assert self.process.stderr is not None
+        return self.process.stderr.read()
+
+    def about(self) -> dict[str, Any]:
+        return dict(self.http.get("api/server").json())
+
+    def show(self, match: str) -> dict[str, Any]:
+        return dict(self.http.get(f"api/matches/{match}").json())
+
+    def stop(self) -> tuple[int, str]:
+        """Ctrl-C, as a person stops it: its exit status and what it said."""
+        self.process.send_signal(signal.SIGINT)
+        status = self.process.wait(60)
+        said = []
+        while not self.lines.empty():
+            said.append(self.lines.get())
+        return status, "".join(said)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(30)
+
+
+def test_a_whole_local_game_tapped_at_390_then_a_new_game_stopped_and_resumed(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    store = tmp_path / "game.sqlite3"
+    private = Private(tmp_path, "--players", "2", "--seed", "3", "--bots", "greedy",
+                      "--name", "ann", "--save", str(store))  # fmt: skip
+    request.addfinalizer(private.kill)
+    # Every address but under the random token is refused.
+    outside = httpx.get(private.url.rsplit("/", 2)[0] + "/api/server", timeout=30)
+    assert outside.status_code == 404
+    about = private.about()
+    match = about["match"]
+    assert about["local"] and about["name"] == "ann" and store.exists()
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(private.url)
+        # Straight to the person's match, in their seat.
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        assert driver.current_url.endswith(f"#match={match}")
+        assert not driver.find_element(By.ID, "to-lobby").is_displayed()
+        sides = driver.execute_script(TAP_TARGETS, True)
+        assert min(side for _, side in sides) >= 44, sides
+        decisions = [Decisions()]
+        play_until_over(
+            [driver],
+            lambda: private.show(match)["status"] == "finished",
+            lambda: int(private.show(match)["version"]),
+            decisions,
+            timed=False,
+            rng=random.Random(3),
+        )
+        count = decisions[0]
+        print(
+            f"local game at 390 px: {count.in_view} of {count.seen} decisions in view, "
+            f"{count.discards} of them over the hand limit"
+        )
+        assert count.seen > 10 and count.in_view == count.seen, count.out
+        # The end: the scoring, and a new game with the same bots.
+        wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed())
+        assert "winner" in driver.find_element(By.ID, "scores").text
+        again = driver.find_element(By.ID, "rematch")
+        assert again.text == "New game"
+        again.click()
+        wait(driver, lambda d: not d.current_url.endswith(f"#match={match}"))
+        second = driver.current_url.split("#match=")[1]
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        first_token = private.about()["token"]
+        assert private.about()["match"] == second
+        assert errors(driver) == []
+    status, said = private.stop()
+    assert status == 130
+    assert f"The game is saved in {store}." in said
+    assert f"troedler play --browser --resume {store}" in said
+    # Resumed from its store: the same match, a new address and a new seat token.
+    resumed = Private(tmp_path, "--resume", str(store))
+    request.addfinalizer(resumed.kill)
+    assert resumed.url != private.url
+    about = resumed.about()
+    assert about["match"] == second and about["token"] != first_token
+    with window(tmp_path / "again", PHONE) as driver:
+        driver.get(resumed.url)
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        assert driver.current_url.endswith(f"#match={second}")
+        assert errors(driver) == []
+    assert resumed.stop()[0] == 130
+
+
+def test_an_unfinished_record_is_resumed_in_a_store_of_its_own(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    rng = random.Random(5)
+    state = new_game(2, seed=8)
+    made = []
+    for _ in range(12):
+        move = rng.choice(legal_moves(state))
+        made.append(move)
+        state = apply_move(state, move)
+    source = tmp_path / "game.json"
+    record = GameRecord.of_game(new_game(2, seed=8), made, seats=("ann", "greedy 1"))
+    source.write_text(record.to_json())
+    private = Private(tmp_path, "--resume", str(source), "--name", "ann",
+                      "--save", str(tmp_path / "store.sqlite3"))  # fmt: skip
+    request.addfinalizer(private.kill)
+    about = private.about()
+    shown = private.show(about["match"])
+    assert shown["version"] >= len(made) and about["seat"] == 0
+    moves = private.http.get(f"api/matches/{about['match']}/moves").json()["moves"]
+    assert [m["move"] for m in moves[: len(made)]] == [str(move) for move in made]
+    assert private.stop()[0] == 130
+    # The record is not written over, and a store that exists is not either.
+    done = subprocess.run(
+        [sys.executable, "-m", "troedler", "play", "--browser", "--save",
+         str(tmp_path / "store.sqlite3")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "BROWSER": "true"},
+    )  # fmt: skip
+    assert done.returncode == 2 and "exists already" in done.stderr
