@@ -26,6 +26,9 @@ from selenium.webdriver.common.by import By
 from tests.page_support import PHONE, TAP_TARGETS, Decisions, errors, play_until_over, wait, window
 from tests.server_support import ROOT
 from troedler import GameRecord, apply_move, legal_moves, new_game
+from troedler.bots.base import check_players
+from troedler.core.errors import TroedlerError
+from troedler.simulation import bot_from_text
 
 START_SECONDS = 60
 
@@ -173,3 +176,20 @@ def test_an_unfinished_record_is_resumed_in_a_store_of_its_own(
         env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "BROWSER": "true"},
     )  # fmt: skip
     assert done.returncode == 2 and "exists already" in done.stderr
+
+
+def test_a_bot_that_cannot_play_the_player_count_is_refused_before_the_server_starts(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "troedler", "play", "--browser", "--players", "3",
+         "--bots", "neural"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "BROWSER": "true"},
+    )  # fmt: skip
+    with pytest.raises(TroedlerError) as refused:
+        check_players(bot_from_text("neural"), 3)
+    # One line, the bot's own reason, and no server, page or store.
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"troedler: --bots: bots[1]: {refused.value}\n"
+    assert list(tmp_path.iterdir()) == []
