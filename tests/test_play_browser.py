@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,17 @@ pytest.importorskip("uvicorn")
 import httpx
 from selenium.webdriver.common.by import By
 
-from tests.page_support import PHONE, TAP_TARGETS, Decisions, errors, play_until_over, wait, window
+from tests.page_support import (
+    PHONE,
+    TAP_TARGETS,
+    Decisions,
+    errors,
+    my_turn,
+    play_until_over,
+    tap_a_move,
+    wait,
+    window,
+)
 from tests.server_support import ROOT
 from troedler import GameRecord, apply_move, legal_moves, new_game
 from troedler.bots.base import check_players
@@ -193,3 +204,61 @@ def test_a_bot_that_cannot_play_the_player_count_is_refused_before_the_server_st
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"troedler: --bots: bots[1]: {refused.value}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+FAILING = """\
+class Raiser:
+    name = "raiser"
+
+    def __init__(self):
+        self.calls = 0
+
+    def choose(self, observation, legal_moves, rng):
+        self.calls += 1
+        if self.calls > 2:
+            raise ValueError(
+                "<img src=x onerror=\\"document.title='owned'\\"> " + "no idea " * 500
+            )
+        return rng.choice(legal_moves)
+"""
+
+
+def test_a_bot_that_raises_in_a_local_game_is_shown_and_the_game_goes_on(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    (tmp_path / "failing_bots.py").write_text(FAILING)
+    private = Private(tmp_path, "--players", "2", "--seed", "5", "--bots",
+                      "failing_bots:Raiser", "--name", "ann")  # fmt: skip
+    request.addfinalizer(private.kill)
+    match = private.about()["match"]
+    rng = random.Random(5)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(private.url)
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        box = driver.find_element(By.ID, "bot-failures")
+        assert not box.is_displayed()
+        while not box.is_displayed():  # the person plays until the bot fails
+            assert int(private.show(match)["version"]) < 40, "the bot never failed"
+            if my_turn(driver):
+                tap_a_move(driver, rng)
+            time.sleep(0.1)
+        # Which seat, which bot, what it did and said (as text, bounded), and
+        # the random legal move made instead.
+        line = box.find_element(By.CSS_SELECTOR, "li").text
+        assert line.startswith("The bot of seat 1, raiser, raised an error at move "), line
+        assert "ValueError: <img src=x onerror=" in line and "no idea" in line
+        assert "A random legal move was played instead: " in line and len(line) <= 500
+        assert not driver.find_elements(By.CSS_SELECTOR, "#bot-failures img")
+        assert driver.title != "owned"
+        assert box.find_element(By.TAG_NAME, "h2").text == "A bot failed"
+        # The game goes on: the person's next move is made.
+        wait(driver, my_turn)
+        before = int(private.show(match)["version"])
+        tap_a_move(driver, rng)
+        wait(driver, lambda d: int(private.show(match)["version"]) > before)
+        assert private.show(match)["status"] in ("playing", "finished")
+        # Closed, it stays closed until a bot fails again.
+        driver.find_element(By.ID, "bot-failures-close").click()
+        assert not box.is_displayed()
+        assert errors(driver) == []
+    assert private.stop()[0] == 130

@@ -227,10 +227,12 @@
       queue.length = 0;
       centredAt = -1;
       seenMoves = 0;
-      for (const part of ["board", "panel", "log", "hand", "moves", "seats", "scores"]) {
+      for (const part of ["board", "panel", "log", "hand", "moves", "seats", "scores",
+        "bot-failure-list"]) {
         byId(part).replaceChildren();
       }
       byId("result").hidden = true;
+      byId("bot-failures").hidden = true;
       byId("you").hidden = true;
       byId("waiting-room").hidden = true;
     }
@@ -305,6 +307,7 @@
         settings: message.settings, log, position: message.position || null,
         before: state && state.match === message.match ? state.before : null,
         last: message.last, lastSeat: log.length ? log[log.length - 1].seat : null,
+        failures: state && state.match === message.match ? state.failures : [],
       };
       absorb(message);
       version = message.version;
@@ -341,6 +344,13 @@
       absorb(message);
       if (message.position && message.version === version) state.position = message.position;
       render();
+    } else if (kind === "bot_failed") {
+      // A bot failed its move and a random one was made for it: the server's
+      // line, as text; the last few are kept until closed.
+      state.failures = state.failures.concat([String(message.message).slice(0, 500)])
+        .slice(-FAILURES_SHOWN);
+      byId("bot-failures").hidden = false;
+      renderFailures();
     } else if (kind === "accepted") {
       pending = null;
     } else if (kind === "error") {
@@ -349,6 +359,17 @@
       render();
     }
   }
+
+  const FAILURES_SHOWN = 3;
+  function renderFailures() {
+    const failures = state ? state.failures : [];
+    byId("bot-failure-list").replaceChildren(...failures.map((line) => h("li", null, line)));
+    if (!failures.length) byId("bot-failures").hidden = true;
+  }
+  byId("bot-failures-close").addEventListener("click", () => {
+    state.failures = [];
+    renderFailures();
+  });
 
   // The fields of a message that every kind may carry.
   function absorb(message) {

@@ -112,7 +112,9 @@ class ServerSettings:
     any_bot: bool = False
     """Whether a match may seat any bot :func:`troedler.bot_from_text` makes
     (``module:Class``, ``neural:PATH``): for a private server, whose person
-    named them on their own command line; never for one open to others."""
+    named them on their own command line; never for one open to others.
+    Such a server also tells its page what a failed bot said (its error),
+    not only what it did."""
 
 
 def make_app(
@@ -150,6 +152,7 @@ def make_app(
                 bot_seconds=settings.bot_seconds,
                 lease_seconds=settings.lease_seconds,
                 max_waiting=settings.max_waiting,
+                bot_details=settings.any_bot,
             )
             state["hub"] = hub
             await hub.start()
