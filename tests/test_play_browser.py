@@ -31,6 +31,7 @@ from tests.page_support import (
     errors,
     my_turn,
     play_until_over,
+    shown_version,
     tap_a_move,
     wait,
     window,
@@ -260,5 +261,51 @@ def test_a_bot_that_raises_in_a_local_game_is_shown_and_the_game_goes_on(
         # Closed, it stays closed until a bot fails again.
         driver.find_element(By.ID, "bot-failures-close").click()
         assert not box.is_displayed()
+        assert errors(driver) == []
+    assert private.stop()[0] == 130
+
+
+def test_paused_the_bots_moves_are_held_and_shown_one_at_a_time(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    private = Private(tmp_path, "--players", "3", "--seed", "7", "--bots", "greedy",
+                      "--name", "ann")  # fmt: skip
+    request.addfinalizer(private.kill)
+    match = private.about()["match"]
+    rng = random.Random(7)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(private.url)
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        pause = driver.find_element(By.ID, "pause-moves")
+        step = driver.find_element(By.ID, "next-move")
+        assert pause.is_displayed() and not step.is_enabled()
+        pause.click()
+        assert pause.get_attribute("aria-pressed") == "true" and pause.text == "go on"
+        # The person plays; the bots' moves that follow wait, told but not shown.
+        while not step.is_enabled():
+            assert int(private.show(match)["version"]) < 40, "no bot moved"
+            if my_turn(driver):
+                tap_a_move(driver, rng)
+            time.sleep(0.1)
+        # Each tap of "next move" shows one move more, until the person's turn.
+        steps = 0
+        while not my_turn(driver):
+            shown = shown_version(driver)
+            assert shown < int(private.show(match)["version"])
+            held = int(step.text.removeprefix("next move (").removesuffix(")"))
+            assert held >= 1
+            step.click()
+            wait(driver, lambda d, then=shown: shown_version(d) == then + 1)
+            steps += 1
+            assert steps < 40
+        assert shown_version(driver) == int(private.show(match)["version"])
+        assert not step.is_enabled() and steps >= 2
+        # Going on, the bots' moves are shown by themselves again.
+        pause.click()
+        assert pause.get_attribute("aria-pressed") == "false" and pause.text == "pause"
+        before = shown_version(driver)
+        tap_a_move(driver, rng)
+        wait(driver, lambda d: my_turn(d) and shown_version(d) > before + 1)
+        assert shown_version(driver) == int(private.show(match)["version"])
         assert errors(driver) == []
     assert private.stop()[0] == 130

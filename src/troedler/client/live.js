@@ -275,12 +275,17 @@
   }
 
   // The others' moves are shown one at a time, with a short pause, where
-  // no clock runs (against bots they come all at once).
+  // no clock runs (against bots they come all at once). In a game of one's
+  // own they may be held (paused), and shown one by one (next move).
+  let paused = false;
+  const holds = (message) => paused && message.type === "moved" && !!state &&
+    message.seat !== state.seat;
+
   async function pump() {
     if (pumping) return;
     pumping = true;
     try {
-      while (queue.length) {
+      while (queue.length && !holds(queue[0])) {
         const message = queue.shift();
         const others = message.type === "moved" && state && message.seat !== state.seat;
         receive(message);
@@ -290,8 +295,32 @@
       }
     } finally {
       pumping = false;
+      renderWatching();
     }
   }
+
+  function renderWatching() {
+    const shown = !!server.local && !!state && state.status === "playing" &&
+      state.seat !== null;
+    byId("watch-controls").hidden = !shown;
+    if (!shown) return;
+    const waiting = queue.filter((m) => m.type === "moved").length;
+    byId("pause-moves").textContent = paused ? "go on" : "pause";
+    byId("pause-moves").setAttribute("aria-pressed", String(paused));
+    byId("next-move").disabled = !paused || !waiting;
+    byId("next-move").textContent = paused && waiting ? "next move (" + waiting + ")" :
+      "next move";
+  }
+  byId("pause-moves").addEventListener("click", () => {
+    paused = !paused;
+    renderWatching();
+    pump();
+  });
+  byId("next-move").addEventListener("click", () => {
+    if (pumping || !queue.length || !holds(queue[0])) return;
+    receive(queue.shift());
+    pump();  // and what came with that move, up to the next one held
+  });
 
   function receive(message) {
     const kind = message.type;
@@ -442,6 +471,7 @@
         || "";
     }
     renderSeats(names);
+    renderWatching();
     if (!p) {
       byId("status").textContent = waiting ? "waiting for players" : state.status;
       return;
