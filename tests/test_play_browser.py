@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,23 @@ pytest.importorskip("uvicorn")
 import httpx
 from selenium.webdriver.common.by import By
 
-from tests.page_support import PHONE, TAP_TARGETS, Decisions, errors, play_until_over, wait, window
+from tests.page_support import (
+    PHONE,
+    TAP_TARGETS,
+    Decisions,
+    errors,
+    my_turn,
+    play_until_over,
+    shown_version,
+    tap_a_move,
+    wait,
+    window,
+)
 from tests.server_support import ROOT
 from troedler import GameRecord, apply_move, legal_moves, new_game
+from troedler.bots.base import check_players
+from troedler.core.errors import TroedlerError
+from troedler.simulation import bot_from_text
 
 START_SECONDS = 60
 
@@ -173,3 +188,124 @@ def test_an_unfinished_record_is_resumed_in_a_store_of_its_own(
         env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "BROWSER": "true"},
     )  # fmt: skip
     assert done.returncode == 2 and "exists already" in done.stderr
+
+
+def test_a_bot_that_cannot_play_the_player_count_is_refused_before_the_server_starts(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "troedler", "play", "--browser", "--players", "3",
+         "--bots", "neural"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "BROWSER": "true"},
+    )  # fmt: skip
+    with pytest.raises(TroedlerError) as refused:
+        check_players(bot_from_text("neural"), 3)
+    # One line, the bot's own reason, and no server, page or store.
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"troedler: --bots: bots[1]: {refused.value}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+FAILING = """\
+class Raiser:
+    name = "raiser"
+
+    def __init__(self):
+        self.calls = 0
+
+    def choose(self, observation, legal_moves, rng):
+        self.calls += 1
+        if self.calls > 2:
+            raise ValueError(
+                "<img src=x onerror=\\"document.title='owned'\\"> " + "no idea " * 500
+            )
+        return rng.choice(legal_moves)
+"""
+
+
+def test_a_bot_that_raises_in_a_local_game_is_shown_and_the_game_goes_on(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    (tmp_path / "failing_bots.py").write_text(FAILING)
+    private = Private(tmp_path, "--players", "2", "--seed", "5", "--bots",
+                      "failing_bots:Raiser", "--name", "ann")  # fmt: skip
+    request.addfinalizer(private.kill)
+    match = private.about()["match"]
+    rng = random.Random(5)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(private.url)
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        box = driver.find_element(By.ID, "bot-failures")
+        assert not box.is_displayed()
+        while not box.is_displayed():  # the person plays until the bot fails
+            assert int(private.show(match)["version"]) < 40, "the bot never failed"
+            if my_turn(driver):
+                tap_a_move(driver, rng)
+            time.sleep(0.1)
+        # Which seat, which bot, what it did and said (as text, bounded), and
+        # the random legal move made instead.
+        line = box.find_element(By.CSS_SELECTOR, "li").text
+        assert line.startswith("The bot of seat 1, raiser, raised an error at move "), line
+        assert "ValueError: <img src=x onerror=" in line and "no idea" in line
+        assert "A random legal move was played instead: " in line and len(line) <= 500
+        assert not driver.find_elements(By.CSS_SELECTOR, "#bot-failures img")
+        assert driver.title != "owned"
+        assert box.find_element(By.TAG_NAME, "h2").text == "A bot failed"
+        # The game goes on: the person's next move is made.
+        wait(driver, my_turn)
+        before = int(private.show(match)["version"])
+        tap_a_move(driver, rng)
+        wait(driver, lambda d: int(private.show(match)["version"]) > before)
+        assert private.show(match)["status"] in ("playing", "finished")
+        # Closed, it stays closed until a bot fails again.
+        driver.find_element(By.ID, "bot-failures-close").click()
+        assert not box.is_displayed()
+        assert errors(driver) == []
+    assert private.stop()[0] == 130
+
+
+def test_paused_the_bots_moves_are_held_and_shown_one_at_a_time(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    private = Private(tmp_path, "--players", "3", "--seed", "7", "--bots", "greedy",
+                      "--name", "ann")  # fmt: skip
+    request.addfinalizer(private.kill)
+    match = private.about()["match"]
+    rng = random.Random(7)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(private.url)
+        wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
+        pause = driver.find_element(By.ID, "pause-moves")
+        step = driver.find_element(By.ID, "next-move")
+        assert pause.is_displayed() and not step.is_enabled()
+        pause.click()
+        assert pause.get_attribute("aria-pressed") == "true" and pause.text == "go on"
+        # The person plays; the bots' moves that follow wait, told but not shown.
+        while not step.is_enabled():
+            assert int(private.show(match)["version"]) < 40, "no bot moved"
+            if my_turn(driver):
+                tap_a_move(driver, rng)
+            time.sleep(0.1)
+        # Each tap of "next move" shows one move more, until the person's turn.
+        steps = 0
+        while not my_turn(driver):
+            shown = shown_version(driver)
+            assert shown < int(private.show(match)["version"])
+            held = int(step.text.removeprefix("next move (").removesuffix(")"))
+            assert held >= 1
+            step.click()
+            wait(driver, lambda d, then=shown: shown_version(d) == then + 1)
+            steps += 1
+            assert steps < 40
+        assert shown_version(driver) == int(private.show(match)["version"])
+        assert not step.is_enabled() and steps >= 2
+        # Going on, the bots' moves are shown by themselves again.
+        pause.click()
+        assert pause.get_attribute("aria-pressed") == "false" and pause.text == "pause"
+        before = shown_version(driver)
+        tap_a_move(driver, rng)
+        wait(driver, lambda d: my_turn(d) and shown_version(d) > before + 1)
+        assert shown_version(driver) == int(private.show(match)["version"])
+        assert errors(driver) == []
+    assert private.stop()[0] == 130

@@ -25,10 +25,13 @@ from troedler import (
     observe,
     replay,
 )
+from troedler.bots.base import check_players
 from troedler.cli import main
 from troedler.client import asset
+from troedler.core.errors import TroedlerError
 from troedler.server.protocol import map_for
 from troedler.server.replay import replay_html
+from troedler.simulation import bot_from_text
 
 
 @pytest.fixture(scope="module", params=DATABASES)
@@ -110,6 +113,7 @@ def test_the_database_keeps_only_a_hash_of_each_token(served: Served) -> None:
         ({"players": 2, "bots": ["module:Class"]}, "bots[0]"),
         ({"players": 2, "bots": ["exec:./mybot"]}, "program bots"),
         ({"players": 2, "bots": ["ismcts:999999"]}, "ismcts"),
+        ({"players": 2, "bots": [None, "neural:/etc/passwd"]}, "bots[1]: neural plays the"),
         ({"players": 2, "bots": ["greedy", "greedy"]}, "a person"),
         ({"players": 2, "rules": {"hand_limit": 99}}, "hand_limit"),
         ({"players": 2, "clock": {"move_seconds": -1}}, "move_seconds"),
@@ -123,6 +127,35 @@ def test_a_bad_match_is_refused_naming_the_field(
     answer = served.http.post("/api/matches", json=body)
     assert answer.status_code in (400, 403)
     assert field in answer.json()["error"]
+
+
+def test_the_learned_bot_plays_its_player_counts_and_is_refused_at_others(
+    served: Served,
+) -> None:
+    assert "neural" in served.http.get("/api/server").json()["bots"]
+    # At 3 players it is refused at creation, in its own one-line words,
+    # naming the field: in a seat, and as the stand-in.
+    with pytest.raises(TroedlerError) as refused:
+        check_players(bot_from_text("neural"), 3)
+    reason = str(refused.value)
+    for body, field in (
+        ({"players": 3, "bots": [None, None, "neural"]}, "bots[2]"),
+        ({"players": 3, "clock": {"stand_in": "neural"}}, "clock.stand_in"),
+    ):
+        answer = served.http.post("/api/matches", json=body)
+        assert answer.status_code == 400
+        assert answer.json()["error"] == f"{field}: {reason}"
+        assert "\n" not in answer.json()["error"]
+    # At 2 and 4 it plays its seats.
+    for players in (2, 4):
+        match = served.create(players=players, bots=[None] + ["neural"] * (players - 1))
+        client = Client(served, match, str(served.join(match, "ann")["token"]))
+        game = Game([client], seed=players)
+        game.run(stop=lambda g: g.version >= 12)
+        made = served.http.get(f"/api/matches/{match}/moves").json()["moves"]
+        assert {m["seat"] for m in made} == set(range(players))
+        assert served.show(match)["settings"]["bots"][1] == "neural"
+        client.close()
 
 
 def test_two_people_play_a_whole_match_and_its_record_replays(

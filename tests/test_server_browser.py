@@ -35,6 +35,9 @@ from tests.page_support import (
 )
 from tests.server_support import DATABASES, Served, database_url
 from troedler import GameRecord, replay
+from troedler.bots.base import check_players
+from troedler.core.errors import TroedlerError
+from troedler.simulation import bot_from_text
 
 HOSTILE = "<b>bob</b><script>document.title='owned'</script>"
 """A seat name that would be markup, were it not shown as text."""
@@ -221,6 +224,44 @@ def test_the_first_screens_of_the_lobby_a_match_and_the_end_at_800_and_1024(
             if width == 800:  # the next width plays a new match
                 match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
                 token = served.join(match, "cy")["token"]
+    assert served.stop() == 0
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_the_lobby_seats_the_learned_bot_and_shows_why_it_cannot_play_three(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    served = Served(database_url(kind, tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    with pytest.raises(TroedlerError) as refused:
+        check_players(bot_from_text("neural"), 3)
+    with window(tmp_path / "page", PHONE) as driver:
+        driver.get(served.url)
+        wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+        driver.find_element(By.ID, "my-name").send_keys("fay")
+        # Three players, the learned bot in seat 1: the server's refusal, in
+        # the bot's own words, is shown under the form; no match is made.
+        driver.find_element(By.CSS_SELECTOR, '#players [data-value="3"]').click()
+        Select(
+            driver.find_element(By.CSS_SELECTOR, '#seat-kinds select[data-seat="1"]')
+        ).select_by_value("neural")
+        driver.find_element(By.ID, "create").click()
+        shown = wait(driver, lambda d: d.find_element(By.ID, "create-error").text)
+        assert shown == f"bots[1]: {refused.value}"
+        assert "#match=" not in driver.current_url
+        # Two players: the match starts, and the learned bot answers a move.
+        driver.find_element(By.CSS_SELECTOR, '#players [data-value="2"]').click()
+        Select(
+            driver.find_element(By.CSS_SELECTOR, '#seat-kinds select[data-seat="1"]')
+        ).select_by_value("neural")
+        driver.find_element(By.ID, "create").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"))
+        match = driver.current_url.split("#match=")[1]
+        assert served.show(match)["seats"][1]["bot"] == "neural"
+        driver.find_element(By.CSS_SELECTOR, "#moves button").click()
+        wait(driver, lambda d: served.show(match)["version"] >= 2)
+        # No error but the refused creation's answer, which the browser logs.
+        assert [e for e in errors(driver) if "status of 400" not in e] == []
     assert served.stop() == 0
 
 

@@ -227,10 +227,12 @@
       queue.length = 0;
       centredAt = -1;
       seenMoves = 0;
-      for (const part of ["board", "panel", "log", "hand", "moves", "seats", "scores"]) {
+      for (const part of ["board", "panel", "log", "hand", "moves", "seats", "scores",
+        "bot-failure-list"]) {
         byId(part).replaceChildren();
       }
       byId("result").hidden = true;
+      byId("bot-failures").hidden = true;
       byId("you").hidden = true;
       byId("waiting-room").hidden = true;
     }
@@ -273,12 +275,17 @@
   }
 
   // The others' moves are shown one at a time, with a short pause, where
-  // no clock runs (against bots they come all at once).
+  // no clock runs (against bots they come all at once). In a game of one's
+  // own they may be held (paused), and shown one by one (next move).
+  let paused = false;
+  const holds = (message) => paused && message.type === "moved" && !!state &&
+    message.seat !== state.seat;
+
   async function pump() {
     if (pumping) return;
     pumping = true;
     try {
-      while (queue.length) {
+      while (queue.length && !holds(queue[0])) {
         const message = queue.shift();
         const others = message.type === "moved" && state && message.seat !== state.seat;
         receive(message);
@@ -288,8 +295,32 @@
       }
     } finally {
       pumping = false;
+      renderWatching();
     }
   }
+
+  function renderWatching() {
+    const shown = !!server.local && !!state && state.status === "playing" &&
+      state.seat !== null;
+    byId("watch-controls").hidden = !shown;
+    if (!shown) return;
+    const waiting = queue.filter((m) => m.type === "moved").length;
+    byId("pause-moves").textContent = paused ? "go on" : "pause";
+    byId("pause-moves").setAttribute("aria-pressed", String(paused));
+    byId("next-move").disabled = !paused || !waiting;
+    byId("next-move").textContent = paused && waiting ? "next move (" + waiting + ")" :
+      "next move";
+  }
+  byId("pause-moves").addEventListener("click", () => {
+    paused = !paused;
+    renderWatching();
+    pump();
+  });
+  byId("next-move").addEventListener("click", () => {
+    if (pumping || !queue.length || !holds(queue[0])) return;
+    receive(queue.shift());
+    pump();  // and what came with that move, up to the next one held
+  });
 
   function receive(message) {
     const kind = message.type;
@@ -305,6 +336,7 @@
         settings: message.settings, log, position: message.position || null,
         before: state && state.match === message.match ? state.before : null,
         last: message.last, lastSeat: log.length ? log[log.length - 1].seat : null,
+        failures: state && state.match === message.match ? state.failures : [],
       };
       absorb(message);
       version = message.version;
@@ -341,6 +373,13 @@
       absorb(message);
       if (message.position && message.version === version) state.position = message.position;
       render();
+    } else if (kind === "bot_failed") {
+      // A bot failed its move and a random one was made for it: the server's
+      // line, as text; the last few are kept until closed.
+      state.failures = state.failures.concat([String(message.message).slice(0, 500)])
+        .slice(-FAILURES_SHOWN);
+      byId("bot-failures").hidden = false;
+      renderFailures();
     } else if (kind === "accepted") {
       pending = null;
     } else if (kind === "error") {
@@ -349,6 +388,17 @@
       render();
     }
   }
+
+  const FAILURES_SHOWN = 3;
+  function renderFailures() {
+    const failures = state ? state.failures : [];
+    byId("bot-failure-list").replaceChildren(...failures.map((line) => h("li", null, line)));
+    if (!failures.length) byId("bot-failures").hidden = true;
+  }
+  byId("bot-failures-close").addEventListener("click", () => {
+    state.failures = [];
+    renderFailures();
+  });
 
   // The fields of a message that every kind may carry.
   function absorb(message) {
@@ -421,6 +471,7 @@
         || "";
     }
     renderSeats(names);
+    renderWatching();
     if (!p) {
       byId("status").textContent = waiting ? "waiting for players" : state.status;
       return;

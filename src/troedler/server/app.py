@@ -14,6 +14,7 @@ import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from importlib.util import find_spec
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -53,8 +54,9 @@ _HEADERS = {
 }
 MAX_CREATORS = 10_000
 """Client addresses whose match creations are counted at once (the oldest are forgotten)."""
-LOBBY_BOTS = ("random", "greedy", "ismcts:100", f"ismcts:{MAX_ISMCTS}")
-"""The bots the page's lobby offers for a seat (a request may name others the server allows)."""
+LOBBY_BOTS = ("random", "greedy", "ismcts:100", f"ismcts:{MAX_ISMCTS}", "neural")
+"""The bots the page's lobby offers for a seat (a request may name others the
+server allows); ``neural`` where numpy is installed (the server extra brings it)."""
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
     "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -110,7 +112,9 @@ class ServerSettings:
     any_bot: bool = False
     """Whether a match may seat any bot :func:`troedler.bot_from_text` makes
     (``module:Class``, ``neural:PATH``): for a private server, whose person
-    named them on their own command line; never for one open to others."""
+    named them on their own command line; never for one open to others.
+    Such a server also tells its page what a failed bot said (its error),
+    not only what it did."""
 
 
 def make_app(
@@ -148,6 +152,7 @@ def make_app(
                 bot_seconds=settings.bot_seconds,
                 lease_seconds=settings.lease_seconds,
                 max_waiting=settings.max_waiting,
+                bot_details=settings.any_bot,
             )
             state["hub"] = hub
             await hub.start()
@@ -326,7 +331,7 @@ def make_app(
         return Response(asset(name), media_type=ASSETS[name], headers=_HEADERS)
 
     async def about(request: Request) -> Response:
-        data: dict[str, Any] = {"bots": list(LOBBY_BOTS), "local": bool(local)}
+        data: dict[str, Any] = {"bots": offered, "local": bool(local)}
         if local:
             data.update(await local[0]())
         return answer(data)
@@ -339,6 +344,7 @@ def make_app(
             )
         return HTMLResponse(replay_html(live.record()), headers=_HEADERS)
 
+    offered = [bot for bot in LOBBY_BOTS if bot != "neural" or find_spec("numpy") is not None]
     base = settings.base
     routes = [
         Route(f"{base}/", page, methods=["GET"]),

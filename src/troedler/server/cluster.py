@@ -44,7 +44,8 @@ START_SECONDS = 10.0
 
 Note = list[Any]
 """A notification: its kind first (``m`` a move, ``s`` a match changed,
-``p`` who is connected through a process, also kept in ``presence``)."""
+``p`` who is connected through a process, also kept in ``presence``, ``f``
+a bot that failed its move, for every process's connections to be told)."""
 
 log = logging.getLogger("troedler.server")
 

@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from troedler.bots.failure import BotFailure, failure_message
 from troedler.core.errors import TroedlerError
 from troedler.core.legal import apply_move
 from troedler.core.moves import Move
@@ -39,7 +40,13 @@ from troedler.server.journal import Entry, Journal
 from troedler.server.lobby import Lobby
 from troedler.server.match import Live
 from troedler.server.owners import Owners
-from troedler.server.protocol import Frame, move_facts, position_text
+from troedler.server.protocol import (
+    BOT_FAILED_FIELDS,
+    Frame,
+    bot_failure_fields,
+    move_facts,
+    position_text,
+)
 from troedler.server.reading import catch_up, owner_of, read_match
 from troedler.server.store import matches
 from troedler.server.turns import Turns
@@ -62,7 +69,9 @@ class Hub:
     made for it. ``name`` is this process's name among those sharing the
     database; a process that stops saying it is alive for ``lease_seconds``
     is taken to be dead, and its matches are taken over. At most
-    ``max_waiting`` matches wait for players at once.
+    ``max_waiting`` matches wait for players at once. ``bot_details`` (a
+    private server's) tells everyone watching what a failed bot said, not
+    only what it did.
     """
 
     def __init__(
@@ -77,6 +86,7 @@ class Hub:
         now: Callable[[], float] = time.time,
         lease_seconds: float = 2.0,
         max_waiting: int = 1000,
+        bot_details: bool = False,
     ) -> None:
         self.engine = engine
         self.journal = journal
@@ -87,6 +97,7 @@ class Hub:
         self.now = now
         self.lease_seconds = lease_seconds
         self.max_waiting = max_waiting
+        self.bot_details = bot_details
         self.live: dict[str, Live] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._missed: set[str] = set()
@@ -382,6 +393,10 @@ class Hub:
             self.spawn(self.refresh(live))
         elif kind == "p" and note[2] != self.name and len(note) == 5:
             self._heard_presence(live, note[2], note[3], note[4])
+        elif kind == "f" and note[2] != self.name and len(note) == 4 and isinstance(note[3], dict):
+            # A bot failed in another process: its connections were told there.
+            told = {key: note[3][key] for key in BOT_FAILED_FIELDS if key in note[3]}
+            live.send(Frame("bot_failed", **told), with_position=False)
 
     def _heard_move(self, live: Live, note: Note) -> None:
         queued = self._heard_queued.get(live.id, 0)
@@ -438,6 +453,16 @@ class Hub:
         for live in self.live.values():
             if live.elsewhere.pop(server, None) is not None:
                 self.tell_status(live)
+
+    def tell_bot_failed(self, live: Live, failure: BotFailure, instead: Move) -> None:
+        """The bot of ``failure.seat`` failed, and ``instead``, a random legal
+        move, made the match's version: tell everyone watching, through this
+        process and the others, and the server's log."""
+        log.warning("troedler serve: match %s: %s", live.id, failure_message(failure))
+        fields = bot_failure_fields(failure, live.version, instead, detail=self.bot_details)
+        live.send(Frame("bot_failed", **fields), with_position=False)
+        if self.cluster.several:
+            self.spawn(self.cluster.tell(["f", live.id, self.name, fields]))
 
     def tell_presence(self, live: Live) -> None:
         """Keep who is connected to ``live`` through this process where the

@@ -34,6 +34,7 @@ from typing import Any
 
 import attrs
 
+from troedler.bots.failure import BotFailure, failure_message
 from troedler.core.board import Board
 from troedler.core.cards import UNKNOWN, Card, ExtraGoodCard, RequestCard, RouteCard
 from troedler.core.errors import IllegalMoveError
@@ -67,8 +68,11 @@ except ImportError:  # the replay page is built without the server extra
     orjson = None  # type: ignore[assignment]
 
 __all__ = [
+    "BOT_FAILED_FIELDS",
+    "MAX_NOTICE",
     "PROTOCOL",
     "Frame",
+    "bot_failure_fields",
     "map_for",
     "message_for",
     "move_facts",
@@ -83,6 +87,12 @@ PROTOCOL = 1
 """The version of the websocket protocol; a client names it in its hello."""
 MAX_TEXTS = 50_000
 """Texts of cards, goods and moves kept at once."""
+MAX_NOTICE = 500
+"""The most characters of a ``bot_failed`` message's line."""
+BOT_FAILED_FIELDS = ("version", "seat", "bot", "kind", "move", "round", "detail", "message")
+"""The fields of a ``bot_failed`` message (:func:`bot_failure_fields`)."""
+WITHHELD = "what it said is kept in the server's log"
+"""A failed bot's own words, where they are not told (a server open to others)."""
 
 
 def public_observation(state: GameState) -> Observation:
@@ -289,6 +299,43 @@ def discard_refusals(
                 reason = str(refused)[:300]
         reasons.append(reason)
     return reasons
+
+
+def bot_failure_fields(
+    failure: BotFailure, version: int, instead: Move, *, detail: bool
+) -> dict[str, Any]:
+    """The fields of a ``bot_failed`` message: the bot at ``failure.seat``
+    failed its move, and ``instead``, a random legal move, made ``version``.
+
+    ``message`` is one line for a person (:func:`troedler.bots.failure.failure_message`,
+    then the move made instead), at most :data:`MAX_NOTICE` characters; the
+    bot's name and words come bounded in ``failure``. What a bot says when
+    it fails is untrusted, and may tell what its seat knows (a program's
+    error output, its hand, say): it is sent (``detail``) only where the
+    person watching named the bots themselves (a private server); elsewhere
+    ``detail`` is null and the line says the server's log keeps it.
+
+    >>> from troedler import EndTurn
+    >>> failure = BotFailure(1, "mybot", 6, 1, "raised", "ValueError: boom (mybot.py:7)")
+    >>> bot_failure_fields(failure, 7, EndTurn(), detail=False)["message"]
+    "The bot of seat 1, mybot, raised an error at move 7 (round 1): what it said is kept \
+in the server's log. A random legal move was played instead: end."
+    """
+    told = failure if detail else attrs.evolve(failure, detail=WITHHELD)
+    said = failure_message(told)
+    stop = "" if said.endswith(".") else "."
+    line = f"{said}{stop} A random legal move was played instead: {_text(instead)}."
+    values = (
+        version,
+        failure.seat,
+        failure.bot,
+        failure.kind,
+        _text(instead),
+        failure.round,
+        failure.detail if detail else None,
+        line[:MAX_NOTICE],
+    )
+    return dict(zip(BOT_FAILED_FIELDS, values, strict=True))
 
 
 def result_for(result: Outcome) -> dict[str, Any]:
@@ -503,7 +550,7 @@ class Frame:
 
     __slots__ = ("_bare", "_head", "_public", "_tail")
 
-    def __init__(self, kind: str, **public: Any) -> None:
+    def __init__(self, kind: str, /, **public: Any) -> None:
         self._public: dict[str, Any] = {"type": kind, "protocol": PROTOCOL, **public}
         self._bare: str | None = None
         self._head: str | None = None

@@ -2,9 +2,13 @@
 
 Everything here comes from a network request, so every field is checked and
 every refusal names the field. Bots are the bundled ones (``random``,
-``greedy``, ``ismcts:N`` up to :data:`MAX_ISMCTS`) and, only where the
+``greedy``, ``ismcts:N`` up to :data:`MAX_ISMCTS`, and ``neural``, the
+learned bot with the networks that ship with troedler) and, only where the
 operator allows it, ``exec:`` program bots; never ``module:Class``, which
-would import a module a stranger names.
+would import a module a stranger names, nor ``neural:PATH``, which would
+read a file a stranger names. A bot that cannot play the match's player
+count (``neural`` at 3 players) is refused when the match is created, in the
+bot's own words.
 """
 
 from __future__ import annotations
@@ -13,15 +17,26 @@ from typing import Any, Literal, cast
 
 import attrs
 
+from troedler.bots.base import check_players
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.limits import seat_name_problem
 from troedler.core.rulebook import PLAYER_COUNTS, Rules
 from troedler.simulation.lineup import bot_from_text
 
-__all__ = ["MAX_ISMCTS", "BadRequest", "MatchSettings", "check_bot_text", "check_name"]
+__all__ = [
+    "MAX_ISMCTS",
+    "MAX_REASON",
+    "BadRequest",
+    "MatchSettings",
+    "check_bot_text",
+    "check_name",
+]
 
 MAX_ISMCTS = 2000
 """The most iterations an ``ismcts:N`` bot may search a move on a server."""
+MAX_REASON = 200
+"""The most characters of a bot's own reason for refusing a match that a
+refusal quotes."""
 MAX_SECONDS = 7 * 24 * 3600.0
 """The longest clock a match may set: a week."""
 _RULE_OPTIONS = (
@@ -44,38 +59,66 @@ class BadRequest(TroedlerError):
         self.code = code
 
 
-def check_bot_text(text: object, *, allow_exec: bool, field: str, any_bot: bool = False) -> str:
+def check_bot_text(
+    text: object,
+    *,
+    allow_exec: bool,
+    field: str,
+    any_bot: bool = False,
+    players: int | None = None,
+) -> str:
     """``text`` if it names a bot this server may run; :class:`BadRequest` otherwise.
 
     ``any_bot`` (a private server's) takes any bot
-    :func:`troedler.bot_from_text` makes, which it makes once now to check it."""
+    :func:`troedler.bot_from_text` makes, which it makes once now to check it.
+    With ``players``, a bot that cannot play games of that many players is
+    refused too, with its own reason (:func:`troedler.bots.base.check_players`);
+    an ``exec:`` program is not started to be asked."""
     if not isinstance(text, str) or not 0 < len(text) <= 200:
         raise BadRequest(f"{field}: expected a bot's name, not {quote(text)}")
     key, colon, rest = text.strip().partition(":")
     key = key.lower()
     if any_bot and key != "exec":
-        try:
-            bot_from_text(text.strip())
-        except TroedlerError as error:
-            raise BadRequest(f"{field}: {str(error)[:200]}") from None
+        _check_made(text.strip(), players, field)
         return text.strip()
-    if key in ("random", "greedy") and not colon:
-        return key
-    if key == "ismcts":
-        if not colon:
-            return key
-        if rest.isdecimal() and len(rest) <= 5 and 1 <= int(rest) <= MAX_ISMCTS:
-            return f"ismcts:{int(rest)}"
+    if key in ("random", "greedy", "neural") and not colon:
+        named = key
+    elif key == "neural":
         raise BadRequest(
-            f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(rest)}"
+            f"{field}: neural plays the networks that ship with troedler; "
+            "a server reads no weight file a request names"
         )
-    if key == "exec" and rest.strip():
+    elif key == "ismcts":
+        if colon and not (rest.isdecimal() and len(rest) <= 5 and 1 <= int(rest) <= MAX_ISMCTS):
+            raise BadRequest(
+                f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(rest)}"
+            )
+        named = f"ismcts:{int(rest)}" if colon else key
+    elif key == "exec" and rest.strip():
         if not allow_exec:
             raise BadRequest(
                 f"{field}: this server does not run program bots", status=403, code="forbidden"
             )
         return text.strip()
-    raise BadRequest(f"{field}: the bots are random, greedy and ismcts:N, not {quote(text)}")
+    else:
+        raise BadRequest(
+            f"{field}: the bots are random, greedy, ismcts:N and neural, not {quote(text)}"
+        )
+    if players is not None:
+        _check_made(named, players, field)
+    return named
+
+
+def _check_made(text: str, players: int | None, field: str) -> None:
+    """Make the bot ``text`` names, and ask it whether it plays ``players``
+    (if given); a :class:`BadRequest` naming ``field`` with its reason if not."""
+    try:
+        bot = bot_from_text(text)
+        if players is not None:
+            check_players(bot, players)
+    except TroedlerError as error:
+        reason = " ".join(str(error).split())
+        raise BadRequest(f"{field}: {reason[:MAX_REASON]}") from None
 
 
 def check_name(name: object) -> str:
@@ -173,7 +216,9 @@ class MatchSettings:
         bots = tuple(
             None
             if bot is None
-            else check_bot_text(bot, allow_exec=allow_exec, field=f"bots[{i}]", any_bot=any_bot)
+            else check_bot_text(
+                bot, allow_exec=allow_exec, field=f"bots[{i}]", any_bot=any_bot, players=players
+            )
             for i, bot in enumerate(given)
         )
         if all(bot is not None for bot in bots):
@@ -206,7 +251,10 @@ class MatchSettings:
         if on_timeout not in ("bot", "forfeit"):
             raise BadRequest(f"clock.on_timeout: 'bot' or 'forfeit', not {quote(on_timeout)}")
         stand_in = check_bot_text(
-            clock.get("stand_in", "random"), allow_exec=False, field="clock.stand_in"
+            clock.get("stand_in", "random"),
+            allow_exec=False,
+            field="clock.stand_in",
+            players=players,
         )
         return cls(
             players=players,

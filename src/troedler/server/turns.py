@@ -1,11 +1,17 @@
 """What acts in a match without a person: the clock of the seat to move and
 the bots in seats. They run in one place, the match's owner; their writes
 are fenced by the ownership (a process that was taken for dead changes
-nothing more once another has taken the match over)."""
+nothing more once another has taken the match over).
+
+A bot that fails its move (it raises, answers a move that is not legal,
+takes longer than the server's time for a move, or its program dies) does
+not stop the match: a random legal move is made for it, and everyone
+watching the match is told (``bot_failed``, :meth:`Hub.tell_bot_failed`)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Coroutine
@@ -13,8 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
 
-from troedler.bots.base import tell_game_over
+from troedler.bots.base import (
+    MAX_BOT_NAME,
+    MAX_DETAIL,
+    Bot,
+    BotFailed,
+    BotFailure,
+    describe_error,
+    limit_move_times,
+    tell_game_over,
+)
+from troedler.bots.failure import ask_bot
 from troedler.core.legal import apply_move, legal_moves
+from troedler.core.moves import Move
 from troedler.core.scoring import outcome
 from troedler.core.state import GameState
 from troedler.seat import observe
@@ -25,9 +42,14 @@ from troedler.simulation.lineup import bot_from_text
 if TYPE_CHECKING:
     from troedler.server.hub import Hub
 
-__all__ = ["Turns"]
+__all__ = ["GRACE_SECONDS", "Turns"]
 
 log = logging.getLogger("troedler.server")
+
+GRACE_SECONDS = 5.0
+"""How much longer than its time for a move the server waits for a bot that
+keeps its own time (a program bot, which then says how it failed), before
+it makes a random move for it all the same."""
 
 
 class Turns:
@@ -169,7 +191,8 @@ class Turns:
         await self._bot_turn(live, version, seat, stand_in=True)
 
     async def _bot_turn(self, live: Live, version: int, seat: int, stand_in: bool = False) -> None:
-        """The bot at ``seat`` (or the stand-in, out of time) makes its move."""
+        """The bot at ``seat`` (or the stand-in, out of time) makes its move;
+        one that fails has a random legal move made for it, and that told."""
         hub = self.hub
         text = live.settings.stand_in if stand_in else live.bot_at(seat)
         assert text is not None
@@ -177,21 +200,75 @@ class Turns:
         allowed = legal_moves(live.state)
         rng = random.Random(f"troedler-server/{live.first.seed}/{seat}/{version}")
         loop = asyncio.get_running_loop()
+        answer: Move | BotFailure
         bot = live.bots.get(seat) if not stand_in else None
         if bot is None:
-            bot = await loop.run_in_executor(hub.bot_pool, bot_from_text, text)
-            if not stand_in:
-                live.bots[seat] = bot
-        future = loop.run_in_executor(hub.bot_pool, bot.choose, seen, allowed, rng)
-        try:
-            move = await asyncio.wait_for(future, hub.bot_seconds)
-            if move not in allowed:
-                move = rng.choice(allowed)
-        except (TimeoutError, Exception):  # a failing or slow bot: a random legal move instead
-            move = rng.choice(allowed)
+            made = await loop.run_in_executor(hub.bot_pool, _make_bot, text, hub.bot_seconds)
+            if isinstance(made, Exception):
+                bot, answer = None, _failure(seat, text, version, seen.round, made)
+            else:
+                bot = made
+                if not stand_in:
+                    live.bots[seat] = bot
+        if bot is not None:
+            asking = functools.partial(
+                ask_bot,
+                bot,
+                seen,
+                rng,
+                move=version,
+                move_time_limit=hub.bot_seconds,
+                stop_waiting=True,
+            )
+            try:
+                answer = await asyncio.wait_for(
+                    loop.run_in_executor(hub.bot_pool, asking), hub.bot_seconds + GRACE_SECONDS
+                )
+            except TimeoutError:  # a bot keeping its own time that did not keep it
+                late = f"did not answer its move within {hub.bot_seconds:g} s"
+                answer = BotFailure(seat, _name(bot, text), version, seen.round, "slow", late)
+            except Exception as error:  # what ask_bot does not catch (a name that raises)
+                answer = _failure(seat, text, version, seen.round, error)
+        move = answer if not isinstance(answer, BotFailure) else rng.choice(allowed)
         async with live.lock:
             if live.version != version or live.status != "playing" or not live.owned:
                 return
             after = apply_move(live.state, move, seat=seat)
             if not await hub.commit(live, seat, move, after, None, owner=hub.name):
                 await self.lost(live)
+                return
+            if isinstance(answer, BotFailure):
+                hub.tell_bot_failed(live, answer, move)
+
+
+def _make_bot(text: str, seconds: float) -> Bot | Exception:
+    """The bot ``text`` names, given ``seconds`` a move where it keeps its own
+    time (a program bot); what it raised if it could not be made (a program
+    that does not start)."""
+    try:
+        bot = bot_from_text(text)
+    except Exception as error:  # the bot's failure: its seat gets a random move
+        return error
+    limit_move_times([bot], seconds)
+    return bot
+
+
+def _bounded(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _name(bot: Bot, text: str) -> str:
+    """A bot's name as a failure gives it (bounded); its text where it has none."""
+    try:
+        return _bounded(str(bot.name), MAX_BOT_NAME)
+    except Exception:  # a name that raises is the bot's failure, told as its text
+        return _bounded(text, MAX_BOT_NAME)
+
+
+def _failure(seat: int, text: str, move: int, round_: int, error: Exception) -> BotFailure:
+    """The bot ``text`` could not be made: a failure of the kind it says
+    (a program's), else one that raised."""
+    name = _bounded(text, MAX_BOT_NAME)
+    if isinstance(error, BotFailed):  # a program's, which says how it failed
+        return BotFailure(seat, name, move, round_, error.kind, _bounded(str(error), MAX_DETAIL))
+    return BotFailure(seat, name, move, round_, "raised", describe_error(error))
