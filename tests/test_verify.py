@@ -76,22 +76,6 @@ def test_a_check_given_another_kind_of_move_names_what_it_expected(move_type: ty
         getattr(actions, CHECKS[move_type])(position(hand="trail"), other)
 
 
-@pytest.mark.parametrize("name", [*actions.DEPRECATED_ACTIONS, "turn_up"])
-def test_the_can_functions_of_0_2_warn_and_still_answer(name: str) -> None:
-    state = new_game(2, seed=5)  # the dealer first discards a pile
-    with pytest.warns(DeprecationWarning, match="is_legal") as warned:
-        can = getattr(actions, f"can_{name}")
-    # The warning points out of troedler, at the caller (under a mutation
-    # tester's wrapper, at the wrapper): never at the module that warns.
-    assert warned[0].filename != actions.__file__
-    with pytest.raises(AttributeError, match=f"has no attribute 'cannot_{name}'"):
-        getattr(actions, f"cannot_{name}")
-    if name == "discard_dealer_pile":
-        assert can(state, 0)
-    elif name == "take_pile":
-        assert not can(state, 0)
-
-
 @pytest.mark.parametrize("module", [troedler, actions], ids=["troedler", "actions"])
 @pytest.mark.parametrize("name", list(actions.DEPRECATED_ACTIONS))
 def test_the_action_functions_of_0_3_warn_and_make_their_move(module: object, name: str) -> None:

@@ -10,9 +10,6 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 2
 """
 
-import sys
-
-from troedler import _moved
 from troedler.core import actions as _actions
 from troedler.core.board import Board, Route, RouteKind, Village, default_board, load_board
 from troedler.core.cards import (
@@ -64,18 +61,10 @@ from troedler.seat import Observation, determinize, observe
 
 __version__ = "0.3.0"
 
-# The module paths of 0.2 keep working for one release, with a warning.
-_moved.install()
-
-
 def __getattr__(name: str) -> object:
-    # The action functions of 0.3 (take_pile ...): apply_move makes a move.
+    # The action functions of 0.3 (take_pile ...), for one release: apply_move makes a move.
     if name in _actions.DEPRECATED_ACTIONS:
         return _actions.deprecated_action(name)
-    # troedler.views and the like, read as attributes of the package.
-    module = sys.modules.get(f"{__name__}.{name}")
-    if module is not None and f"{__name__}.{name}" in _moved.MOVED:
-        return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -41,7 +41,7 @@ from troedler.core.cards import (
 )
 from troedler.core.chance import settle
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.core.forming import start_forming, verify_turn_up
+from troedler.core.forming import start_forming
 from troedler.core.goods import Good, Goods
 from troedler.core.moves import (
     DISCARD_PILE_MOVES,
@@ -682,12 +682,11 @@ MOVE_RULES: dict[type, tuple[Check, Act]] = {
 :func:`troedler.apply_move` and :func:`troedler.verify_move` dispatch here."""
 
 
-# --- The functions that 0.4 deprecates ------------------------------------------
+# --- The action functions of 0.3, deprecated -------------------------------------
 #
 # One door makes a move: apply_move(state, move). The action functions of
-# 0.3 (take_pile(state, pile) ...) still work for one release, with a
-# warning, by building their move and going through that door's table; the
-# can_x functions of 0.2 are answered by is_legal(state, move).
+# 0.3 (take_pile(state, pile) ...) still work in 0.4, with a warning, by
+# building their move and going through that door's table; they go in 0.5.
 
 DEPRECATED_ACTIONS: dict[str, type] = {
     "take_pile": TakePile,
@@ -724,38 +723,7 @@ def deprecated_action(name: str) -> Callable[..., GameState]:
     return action
 
 
-_CAN = frozenset({f"can_{name}" for name in DEPRECATED_ACTIONS} | {"can_turn_up"})
-
-
 def __getattr__(name: str) -> object:
-    # Deprecated in 0.4, gone in the release after: apply_move makes a move.
     if name in DEPRECATED_ACTIONS:
         return deprecated_action(name)
-    # Deprecated in 0.3, gone in the release after: is_legal answers for a move.
-    if name in _CAN:
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        warnings.warn(
-            f"troedler.actions.{name} is deprecated: use troedler.is_legal(state, move)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if name == "can_turn_up":
-            verify: Callable[..., object] = verify_turn_up
-        else:
-            move_type = DEPRECATED_ACTIONS[name[4:]]
-            check = MOVE_RULES[move_type][0]
-
-            def verify(state: GameState, *fields: object) -> object:
-                return check(state, move_type(*fields))
-
-        def can(state: GameState, *args: object) -> bool:
-            try:
-                verify(state, *args)
-            except IllegalMoveError:
-                return False
-            return True
-
-        can.__name__ = name
-        return can
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,11 +9,10 @@ import attrs
 from troedler.core import rulebook
 from troedler.core.cards import Card, RequestCard, SpecialFeedCard
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
-from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
+from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS
 from troedler.core.state import GameState, Position
 
 __all__ = [
-    "TWO_PLAYER_DAMAGE_MARGIN",
     "Outcome",
     "Tally",
     "outcome",

@@ -19,13 +19,10 @@ from troedler.core.cards import SPECIAL_FEED, Card, CardCatalogue, RequestCard, 
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Goods
 from troedler.core.pile import Pile
-from troedler.core.rulebook import SETUP_SHUFFLES, START_HAND, TOTAL_GOODS, Rules
+from troedler.core.rulebook import Rules
 
 __all__ = [
     "NO_TURN",
-    "SETUP_SHUFFLES",
-    "START_HAND",
-    "TOTAL_GOODS",
     "GameState",
     "Phase",
     "PlayerState",

@@ -53,7 +53,6 @@ from troedler.io.state_json import (
 )
 
 __all__ = [
-    "MAX_MOVES",
     "MAX_SEAT_NAME",
     "RECORD_FORMAT",
     "RECORD_VERSION",
