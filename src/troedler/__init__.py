@@ -61,6 +61,7 @@ from troedler.seat import Observation, determinize, observe
 
 __version__ = "0.3.0"
 
+
 def __getattr__(name: str) -> object:
     # The action functions of 0.3 (take_pile ...), for one release: apply_move makes a move.
     if name in _actions.DEPRECATED_ACTIONS:

@@ -42,7 +42,7 @@ from troedler.core.cards import (
 from troedler.core.chance import settle
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
 from troedler.core.forming import start_forming
-from troedler.core.goods import Good, Goods
+from troedler.core.goods import GOOD_KINDS, Good, Goods
 from troedler.core.moves import (
     DISCARD_PILE_MOVES,
     END_TURN,
@@ -463,7 +463,7 @@ def _own_goods(value: object) -> Goods | None:
     """The engine's own goods equal to ``value``, or None if it is not goods:
     a state never holds a caller's object, which might be a look-alike."""
     counts = getattr(value, "counts", None)
-    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != len(Good):
+    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != GOOD_KINDS:
         return None
     if any(type(n) is not int or n < 0 for n in counts):
         return None

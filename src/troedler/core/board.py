@@ -21,12 +21,13 @@ import attrs
 
 from troedler.core.datafile import Fields, read_packaged_toml, read_toml
 from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote
+from troedler.core.goods import TOTAL_GOODS
 
 __all__ = [
     "NUM_START_VILLAGES",
     "NUM_VILLAGES",
+    "ROUTE_ENDS",
     "ROUTE_WORDS",
-    "TOTAL_VILLAGE_NUMBERS",
     "Board",
     "Route",
     "RouteKind",
@@ -37,7 +38,10 @@ __all__ = [
 
 NUM_VILLAGES = 17
 NUM_START_VILLAGES = 4
-TOTAL_VILLAGE_NUMBERS = 48
+ROUTE_ENDS = 2
+"""A route joins two villages."""
+_AXES = 2
+"""A village's position on the drawing: x and y."""
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9'-]*\Z")
 
@@ -215,20 +219,23 @@ def _first_problem(
         if folded in seen:
             return f"villages[{i}].name", f"{quote(village.name)} repeats villages[{seen[folded]}]"
         seen[folded] = i
-        if type(village.number) is not int or not 0 <= village.number <= TOTAL_VILLAGE_NUMBERS:
-            return f"villages[{i}].number", f"expected 0 to 48, got {quote(village.number)}"
+        if type(village.number) is not int or not 0 <= village.number <= TOTAL_GOODS:
+            return (
+                f"villages[{i}].number",
+                f"expected 0 to {TOTAL_GOODS}, got {quote(village.number)}",
+            )
     problem = _position_problem(villages)
     if problem is not None:
         return problem
     total = sum(village.number for village in villages)
-    if total != TOTAL_VILLAGE_NUMBERS:
-        return "villages", f"the village numbers add up to {total}, not 48 (C4)"
+    if total != TOTAL_GOODS:
+        return "villages", f"the village numbers add up to {total}, not {TOTAL_GOODS} (C4)"
     names = {village.name for village in villages}
     linked: dict[str, set[str]] = {name: set() for name in names}
     for j, route in enumerate(routes):
         if not isinstance(route, Route) or not isinstance(route.kind, RouteKind):
             return f"routes[{j}]", "expected a Route with a RouteKind"
-        if len(route.ends) != 2:
+        if len(route.ends) != ROUTE_ENDS:
             return f"routes[{j}].between", "expected two villages"
         for end in route.ends:
             if not isinstance(end, str) or end not in names:
@@ -278,7 +285,7 @@ def _position_problem(villages: tuple[Village, ...]) -> tuple[str, str] | None:
             continue
         if (
             not isinstance(where, tuple)
-            or len(where) != 2
+            or len(where) != _AXES
             or not all(type(c) in (int, float) and math.isfinite(c) for c in where)
             or not all(0 <= c <= MAX_POSITION for c in where)
         ):
@@ -298,12 +305,12 @@ def _board_from_toml(source: str, data: object) -> Board:
     villages = []
     for entry in top.tables("villages"):
         entry.only("name", "number", "position")
-        number = entry.integer("number", 0, TOTAL_VILLAGE_NUMBERS) if "number" in entry.table else 0
+        number = entry.integer("number", 0, TOTAL_GOODS) if "number" in entry.table else 0
         position = None
         if "position" in entry.table:
             where = entry.array("position")
             numbers = [c for c in where if isinstance(c, int | float) and not isinstance(c, bool)]
-            if len(where) != 2 or len(numbers) != 2:
+            if len(where) != _AXES or len(numbers) != _AXES:
                 raise entry.error("position", f"expected [x, y], got {quote(where)}")
             position = (float(numbers[0]), float(numbers[1]))
         villages.append(Village(entry.string("name"), number, position))
@@ -311,7 +318,7 @@ def _board_from_toml(source: str, data: object) -> Board:
     for entry in top.tables("routes"):
         entry.only("between", "kind")
         ends = entry.array("between")
-        if len(ends) != 2 or not all(isinstance(end, str) for end in ends):
+        if len(ends) != ROUTE_ENDS or not all(isinstance(end, str) for end in ends):
             raise entry.error("between", f"expected two village names, got {quote(ends)}")
         try:
             kind = RouteKind.parse(entry.string("kind"))

@@ -72,6 +72,10 @@ class ConfigurationError(TroedlerError, ValueError):
     count, rules, seat, seed, goods or card."""
 
 
+_MOST_BITS_WRITTEN = 128
+"""The largest int quoted in full, in bits (39 digits)."""
+
+
 class _Short(reprlib.Repr):
     """A repr that stays short and cheap whatever it is given."""
 
@@ -83,7 +87,7 @@ class _Short(reprlib.Repr):
     def repr_int(self, x: int, level: int) -> str:
         # Python refuses to write ints of more than 4300 digits, and writing
         # one of a million digits takes seconds: say how big it is instead.
-        if x.bit_length() > 128:
+        if x.bit_length() > _MOST_BITS_WRITTEN:
             return f"<int of {x.bit_length()} bits>"
         return reprlib.Repr.repr_int(self, x, level)
 

@@ -18,7 +18,7 @@ from troedler.core.cards import (
     SpecialFeedCard,
 )
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.core.goods import Goods
+from troedler.core.goods import GOOD_KINDS, Goods
 from troedler.core.moves import (
     DISCARD_PILE_MOVES,
     END_TURN,
@@ -153,7 +153,7 @@ def _request_moves(
     found: list[tuple[int, tuple[int, ...]]] = []
 
     def extend(kind: int, counts: tuple[int, ...], left: int, cost: int) -> None:
-        if kind == 6:
+        if kind == GOOD_KINDS:
             if left == 0:
                 found.append((cost, counts))
             return

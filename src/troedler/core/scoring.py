@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from troedler.core import rulebook
-from troedler.core.cards import Card, RequestCard, SpecialFeedCard
+from troedler.core.cards import Card
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS
 from troedler.core.state import GameState, Position
@@ -99,7 +99,7 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
         if not isinstance(tally, Tally):  # a Tally checks its numbers as it is built
             raise ConfigurationError(f"tally of seat {seat} must be a Tally, got {quote(tally)}")
     if two_player_rules is None:
-        two_player_rules = len(tallies) == 2
+        two_player_rules = len(tallies) == MIN_PLAYERS
     damage = tuple(tally.damage for tally in tallies)
     points = tuple(tally.points for tally in tallies)
     totally_damaged = _totally_damaged(damage, two_player_rules)
@@ -112,7 +112,7 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
 
 
 def _totally_damaged(damage: tuple[int, ...], two_player_rules: bool) -> frozenset[int]:
-    if two_player_rules and len(damage) != 2:
+    if two_player_rules and len(damage) != MIN_PLAYERS:
         raise ConfigurationError("E4: two-player scoring needs exactly 2 tallies")
     highest = max(damage)
     at_highest = damage.count(highest)
@@ -145,14 +145,8 @@ def value_pile_tally(value_pile: Iterable[Card], goods_held: int) -> Tally:
     a seat's tally through this too, with the cards its turn has played so
     far (which join the value pile when the turn ends, T6).
     """
-    feed_used = 0
-    request_points = []
-    for card in value_pile:
-        if isinstance(card, RequestCard):
-            request_points.append(card.points)
-        elif isinstance(card, SpecialFeedCard):
-            feed_used += 1
-    return Tally(feed_used, goods_held, tuple(request_points))
+    feed_used, requests = rulebook.value_pile_parts(value_pile)
+    return Tally(feed_used, goods_held, tuple(request.points for request in requests))
 
 
 def outcome(state: GameState) -> Outcome:

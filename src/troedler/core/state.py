@@ -10,19 +10,21 @@ the top card.
 from __future__ import annotations
 
 import enum
+import typing
 from typing import Literal
 
 import attrs
 
 from troedler.core.board import Board
-from troedler.core.cards import SPECIAL_FEED, Card, CardCatalogue, RequestCard, hand_count
+from troedler.core.cards import Card, CardCatalogue, RequestCard
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Goods
 from troedler.core.pile import Pile
-from troedler.core.rulebook import Rules
+from troedler.core.rulebook import Rules, value_pile_parts
 
 __all__ = [
     "NO_TURN",
+    "RECALLS",
     "GameState",
     "Phase",
     "PlayerState",
@@ -72,14 +74,13 @@ class PlayerState:
 
     @property
     def fulfilled_requests(self) -> tuple[RequestCard, ...]:
-        """The goods requests on the value pile."""
-        # In hand order the feed comes first, then the requests.
-        return self.value_pile[hand_count(self.value_pile, SPECIAL_FEED) :]  # type: ignore[return-value]
+        """The goods requests on the value pile, in its order (T6, E5)."""
+        return value_pile_parts(self.value_pile)[1]
 
     @property
     def feed_used(self) -> int:
         """Special feed on the value pile: the feed part of the damage (E2)."""
-        return hand_count(self.value_pile, SPECIAL_FEED)
+        return value_pile_parts(self.value_pile)[0]
 
 
 @attrs.frozen(weakref_slot=False)
@@ -104,6 +105,8 @@ NO_TURN = Turn()
 
 Recall = Literal["perfect", "table"]
 """What a seat remembers (I1, I3): everything it saw, or what lies on the table now."""
+RECALLS: tuple[Recall, ...] = typing.get_args(Recall)
+"""Each :data:`Recall`, in the order of :data:`Recall`."""
 
 
 # repr=False: the generated repr lists every card and runs to 12,000 characters.

@@ -38,11 +38,11 @@ from troedler.core.cards import (
     sort_hand,
 )
 from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote, some_of
-from troedler.core.goods import Goods
+from troedler.core.goods import TOTAL_GOODS, Goods
 from troedler.core.invariants import located_problems, problems
 from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.core.pile import Pile
-from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, TOTAL_GOODS, Rules
+from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, Rules
 from troedler.core.state import GameState, Phase, PlayerState, Turn
 
 __all__ = ["MAX_POSITION_CHARS", "card_codes", "from_position_text", "position_text"]

@@ -23,11 +23,11 @@ from troedler.core.cards import (
 )
 from troedler.core.datafile import Fields, array_items, describe
 from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote, some_of
-from troedler.core.goods import Goods
+from troedler.core.goods import TOTAL_GOODS, Goods
 from troedler.core.invariants import located_problems, problems
 from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.core.pile import Pile
-from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, TOTAL_GOODS, Rules, pile_count
+from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, Rules, pile_count
 from troedler.core.state import GameState, Phase, PlayerState, Turn
 
 __all__ = [

@@ -25,8 +25,8 @@ from jax.custom_batching import custom_vmap
 from pgx._src.struct import dataclass, field
 
 from troedler.core import rulebook
-from troedler.core.goods import GOODS_PER_KIND
-from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, Rules
+from troedler.core.goods import GOODS_PER_KIND, TOTAL_GOODS
+from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, Rules
 from troedler.core.state import Phase
 from troedler.jax.tables import GOODS, Game, Tables
 

@@ -29,9 +29,9 @@ from troedler.core.invariants import (
     table_problems,
 )
 from troedler.core.pile import Pile
-from troedler.core.rulebook import VALUE_PILE_TYPES, Rules, discard_options
-from troedler.core.state import GameState, Phase, PlayerState
-from troedler.seat.observation import RECALLS, Observation, hidden_setup_cards, observe
+from troedler.core.rulebook import VALUE_PILE_TYPES, Rules, discard_options, setup_pile_left
+from troedler.core.state import RECALLS, GameState, Phase, PlayerState
+from troedler.seat.observation import Observation, hidden_setup_cards, observe
 
 __all__ = ["determinize", "observation_problem"]
 
@@ -238,19 +238,12 @@ def _setup_pile_left(
     part laid is a random part of that make-up."""
     if not setup:
         return 0, 0
-    shown = [card for card in setup if card is not UNKNOWN]
-    hidden = len(setup) - len(shown)
-    feed = rules.setup_feed - sum(1 for card in shown if type(card) is SpecialFeedCard)
-    requests = rules.setup_requests - sum(1 for card in shown if type(card) is RequestCard)
+    hidden = sum(1 for card in setup if card is UNKNOWN)
+    left = setup_pile_left(rules, setup)
     setting_up = phase is Phase.SET_UP
-    if (
-        feed < 0
-        or requests < 0
-        or any(not isinstance(card, VALUE_PILE_TYPES) for card in shown)
-        or feed + requests < hidden
-        or (not setting_up and feed + requests != hidden)
-    ):
+    if left is None or sum(left) < hidden or (not setting_up and sum(left) != hidden):
         raise ConfigurationError("the set-up discard pile shows other cards than its own (I2)")
+    feed, requests = left
     if setting_up:
         slots = rng.sample([True] * feed + [False] * requests, hidden)
         return slots.count(True), slots.count(False)

@@ -17,15 +17,13 @@ one shows the back of each card its seat does not know.
 
 from __future__ import annotations
 
-from typing import cast
-
 import attrs
 
 from troedler.core.cards import UNKNOWN, Card
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.pile import Pile
 from troedler.core.rulebook import setup_pile_hidden
-from troedler.core.state import GameState, Phase, PlayerState, Position, Recall
+from troedler.core.state import RECALLS, GameState, Phase, PlayerState, Position, Recall
 
 __all__ = [
     "Observation",
@@ -34,9 +32,6 @@ __all__ = [
     "observe",
     "seat_knows",
 ]
-
-RECALLS = ("perfect", "table")
-"""The two kinds of recall a seat may have (I1, I3)."""
 
 
 @attrs.frozen(weakref_slot=False, repr=False)
@@ -86,7 +81,7 @@ def check_recall(recall: object) -> Recall:
     """``recall`` if it is one; :class:`ConfigurationError` otherwise."""
     # A tuple, not a set: an unhashable value is simply not a recall.
     if recall in RECALLS:
-        return cast(Recall, recall)
+        return recall
     raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
 
 
