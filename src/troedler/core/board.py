@@ -24,6 +24,7 @@ from troedler.core.errors import ConfigurationError, FormatError, NotationError,
 from troedler.core.goods import TOTAL_GOODS
 
 __all__ = [
+    "ANY_KIND",
     "NUM_START_VILLAGES",
     "NUM_VILLAGES",
     "ROUTE_ENDS",
@@ -73,6 +74,11 @@ class RouteKind(enum.IntEnum):
             if key in (ROUTE_WORDS[kind], kind.name.lower()):
                 return kind
         raise NotationError(f"expected a route kind ({', '.join(ROUTE_WORDS)}), got {quote(text)}")
+
+
+ANY_KIND = len(RouteKind)
+"""Where "a route of any kind" (special feed, T5a) comes after the route
+kinds, in the tables kept by route kind."""
 
 
 def _as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
@@ -132,13 +138,13 @@ class Board:
         if problem is not None:
             raise ConfigurationError(f"board {problem[0]}: {problem[1]}")
         index = {village.name: i for i, village in enumerate(self.villages)}
-        # targets[v][k]: villages one route of kind k away from v; targets[v][4]: any kind.
-        linked: list[list[set[int]]] = [[set() for _ in range(5)] for _ in self.villages]
+        # targets[v][k]: villages one route of kind k away from v; targets[v][ANY_KIND]: any kind.
+        linked: list[list[set[int]]] = [[set() for _ in range(ANY_KIND + 1)] for _ in self.villages]
         for route in self.routes:
             a, b = index[route.ends[0]], index[route.ends[1]]
             for here, there in ((a, b), (b, a)):
                 linked[here][route.kind].add(there)
-                linked[here][4].add(there)
+                linked[here][ANY_KIND].add(there)
         object.__setattr__(self, "_index", types.MappingProxyType(index))
         object.__setattr__(
             self, "_targets", tuple(tuple(tuple(sorted(s)) for s in row) for row in linked)
@@ -181,11 +187,11 @@ class Board:
         lead there.
         """
         row = self._targets[self._index[village]]
-        return tuple(self.villages[i].name for i in row[4 if kind is None else kind])
+        return tuple(self.villages[i].name for i in row[ANY_KIND if kind is None else kind])
 
     def targets(self, village: int, kind: RouteKind | None = None) -> tuple[int, ...]:
         """Like :meth:`neighbours`, by position in :attr:`villages`."""
-        return self._targets[village][4 if kind is None else kind]
+        return self._targets[village][ANY_KIND if kind is None else kind]
 
     def route_kinds(self, village: str) -> frozenset[RouteKind]:
         """The kinds of route that leave ``village``."""

@@ -369,7 +369,7 @@ class CardCatalogue:
             + len(self.requests)
             + self.special_feed
             + self.extra_goods
-            + 3 * len(self.starting_sets)
+            + sum(len(starting_set.cards) for starting_set in self.starting_sets)
         )
 
 

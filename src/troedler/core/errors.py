@@ -53,7 +53,8 @@ class FormatError(TroedlerError, ValueError):
     """A data file (board, cards) that is not valid.
 
     ``source`` names the file, ``field`` the offending field
-    (``villages[3].number``); both appear in the message.
+    (``villages[3].number``); both appear in the message, before what is
+    wrong (``message``).
     """
 
     def __init__(self, source: str, field: str, message: str) -> None:
@@ -61,6 +62,7 @@ class FormatError(TroedlerError, ValueError):
         super().__init__(f"{where}: {message}")
         self.source = source
         self.field = field
+        self.message = message
 
 
 class NotationError(TroedlerError, ValueError):

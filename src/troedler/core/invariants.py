@@ -24,7 +24,6 @@ from troedler.core.cards import (
     CardCatalogue,
     RequestCard,
     card_sort_key,
-    hand_count,
 )
 from troedler.core.chance import seed_answers
 from troedler.core.errors import ConfigurationError, TroedlerError, quote, some_of
@@ -304,8 +303,8 @@ def _setup_pile_problem(position: Position) -> str | None:
     if len(bottom) == portion and left is not None and sum(left) == unknown:
         return None
     return (
-        f"no reshuffle yet, so the discard pile starts with the set-up's "
-        f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)"
+        "no reshuffle yet, so the discard pile starts with the set-up pile, "
+        "its goods requests and special feed (S5, I2)"
     )
 
 
@@ -505,7 +504,7 @@ def _chance_problems(state: GameState) -> list[Problem]:
         feed_left, requests_left = left
         if dealt == GOODS_PER_KIND and not feed_left and not requests_left:
             found.append(("phase", "the set-up is complete, so the game has left the set-up phase"))
-        elif hand_count(pile, SPECIAL_FEED) < feed_left or (
+        elif pile.count(SPECIAL_FEED) < feed_left or (
             sum(1 for card in pile if type(card) is RequestCard) < requests_left
         ):
             found.append(

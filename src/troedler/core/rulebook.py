@@ -18,7 +18,7 @@ card types are :data:`troedler.core.cards.CARD_TYPES`; the goods of each kind ar
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -38,7 +38,7 @@ from troedler.core.cards import (
     hand_count,
 )
 from troedler.core.errors import ConfigurationError, quote
-from troedler.core.goods import GOOD_KINDS, GOODS_PER_KIND, Good, Goods
+from troedler.core.goods import GOOD_KINDS, GOODS_PER_KIND, TOTAL_GOODS, Good, Goods
 
 __all__ = [
     "HAND_LIMIT",
@@ -72,10 +72,13 @@ __all__ = [
     "setup_discards",
     "setup_pile_hidden",
     "setup_pile_left",
+    "setup_piles",
     "setup_portion",
     "setup_problem",
+    "standing",
     "starting_sets",
     "taker",
+    "total_points",
     "value_pile_parts",
 ]
 
@@ -126,6 +129,37 @@ def setup_discards(num_players: int) -> int:
 def setup_portion(rules: Rules) -> int:
     """Cards in the set-up pile: its goods requests and its special feed (S5)."""
     return rules.setup_requests + rules.setup_feed
+
+
+def setup_piles(
+    rules: Rules,
+    cards: CardCatalogue,
+    requests: Any,
+    routes: Any,
+    feed: Any,
+    extra: Any,
+    repeat: Callable[[Any, int], Any],
+    join: Callable[..., Any],
+) -> tuple[Any, Any]:
+    """The set-up pile before its shuffle, and the rest of the deck in the
+    order a seeded set-up has always listed it (S5, S6), from the goods
+    ``requests`` in the order their shuffle gave them.
+
+    The set-up pile takes the first ``rules.setup_requests`` requests and
+    ``rules.setup_feed`` special feed; the rest of the deck is the route
+    cards ``routes``, the other requests, the other special feed and the
+    extra goods. ``repeat(card, n)`` and ``join(*piles)`` build the piles,
+    so that tuples of cards and arrays of card types are laid alike.
+    """
+    chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
+    setup_pile = join(chosen, repeat(feed, rules.setup_feed))
+    deck = join(
+        routes,
+        rest,
+        repeat(feed, cards.special_feed - rules.setup_feed),
+        repeat(extra, cards.extra_goods),
+    )
+    return setup_pile, deck
 
 
 def setup_problem(rules: Rules, cards: CardCatalogue) -> str | None:
@@ -378,6 +412,19 @@ def ends_game(rules: Rules, most_fulfilled: int) -> bool:
     return most_fulfilled >= rules.end_threshold
 
 
+def total_points(request_points: int, goods_held: int) -> int:
+    """A player's points (E5): the points of their fulfilled goods requests,
+    plus one per good held, total damage or not."""
+    return request_points + goods_held
+
+
+def standing(points: int, goods_held: int) -> int:
+    """Where a player without total damage finishes (E6), as one number:
+    most points first, then fewest goods held (no one holds more than
+    :data:`~troedler.core.goods.TOTAL_GOODS`). Equal numbers share the win."""
+    return points * (TOTAL_GOODS + 1) - goods_held
+
+
 def damage(feed_used: int, goods_held: int) -> int:
     """A player's damage (E2): the special feed used, plus half the goods
     held, rounded up."""
@@ -442,9 +489,9 @@ class Rules:
     """Dealer discards a pile before taking (R4) and total damage by a margin (E4)."""
     hand_limit: int = HAND_LIMIT
     """Cards a player may keep after their turn (T7); 0 to 20."""
-    setup_requests: int = 9
+    setup_requests: int = setup_discards(MAX_PLAYERS)
     """Goods requests shuffled into the set-up discard pile (S5)."""
-    setup_feed: int = 9
+    setup_feed: int = setup_discards(MAX_PLAYERS)
     """Special feed shuffled into the set-up discard pile (S5)."""
     reshuffle_mid_forming: bool = True
     """[decision R3] When the game-round pile runs out while piles are formed,

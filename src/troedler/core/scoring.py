@@ -9,6 +9,7 @@ import attrs
 from troedler.core import rulebook
 from troedler.core.cards import Card
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
+from troedler.core.goods import TOTAL_GOODS
 from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS
 from troedler.core.state import GameState, Position
 
@@ -45,16 +46,16 @@ class Tally:
             type(feed) is not int
             or type(goods) is not int
             or feed < 0
-            or goods < 0
+            or not 0 <= goods <= TOTAL_GOODS
             or type(points) is not tuple
             # A bool or a float is no point: only ints, compared once they are.
             or bool(points and (set(map(type, points)) != _INT or min(points) < 0))
         )
         if bad:
             raise ConfigurationError(
-                f"Tally: expected counts of 0 or more (feed_used {quote(feed)}, goods_held "
-                f"{quote(goods)}) and a tuple of points of 0 or more (request_points "
-                f"{quote(points)})"
+                f"Tally: expected counts of 0 or more, at most {TOTAL_GOODS} goods (feed_used "
+                f"{quote(feed)}, goods_held {quote(goods)}) and a tuple of points of 0 or more "
+                f"(request_points {quote(points)})"
             )
 
     @property
@@ -65,7 +66,7 @@ class Tally:
     @property
     def points(self) -> int:
         """Request points plus one per good held (E5)."""
-        return sum(self.request_points) + self.goods_held
+        return rulebook.total_points(sum(self.request_points), self.goods_held)
 
 
 @attrs.frozen
@@ -104,10 +105,11 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
     points = tuple(tally.points for tally in tallies)
     totally_damaged = _totally_damaged(damage, two_player_rules)
     contenders = [seat for seat in range(len(tallies)) if seat not in totally_damaged]
-    best = max((points[seat], -tallies[seat].goods_held) for seat in contenders)
-    winners = frozenset(
-        seat for seat in contenders if (points[seat], -tallies[seat].goods_held) == best
-    )
+    standings = {
+        seat: rulebook.standing(points[seat], tallies[seat].goods_held) for seat in contenders
+    }
+    best = max(standings.values())
+    winners = frozenset(seat for seat, standing in standings.items() if standing == best)
     return Outcome(tallies, damage, totally_damaged, points, winners)
 
 
