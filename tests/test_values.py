@@ -126,10 +126,11 @@ def test_hand_without_takes_out_exactly_that_many(
     hand_cards: list[object], card: object, count: int
 ) -> None:
     hand = sort_hand(hand_cards)  # type: ignore[arg-type]
-    rest = hand_without(hand, card, count)  # type: ignore[arg-type]
     held = hand_count(hand, card)  # type: ignore[arg-type]
     if count > held:
-        assert rest is None
+        with pytest.raises(ConfigurationError, match="holds fewer than"):
+            hand_without(hand, card, count)  # type: ignore[arg-type]
     else:
-        assert rest is not None and len(rest) == len(hand) - count
+        rest = hand_without(hand, card, count)  # type: ignore[arg-type]
+        assert len(rest) == len(hand) - count
         assert Counter(hand) - Counter(rest) == Counter({card: count} if count else {})

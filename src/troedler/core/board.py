@@ -128,7 +128,9 @@ class Board:
     routes: tuple[Route, ...] = attrs.field(converter=_as_tuple)
     start_villages: tuple[str, ...] = attrs.field(converter=_as_tuple)
     # Read-only: every game on this board shares it.
-    _index: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
+    positions: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
+    """Each village's position in :attr:`villages`, by name (read-only):
+    :meth:`index` of every village at once."""
     _targets: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -145,7 +147,7 @@ class Board:
             for here, there in ((a, b), (b, a)):
                 linked[here][route.kind].add(there)
                 linked[here][ANY_KIND].add(there)
-        object.__setattr__(self, "_index", types.MappingProxyType(index))
+        object.__setattr__(self, "positions", types.MappingProxyType(index))
         object.__setattr__(
             self, "_targets", tuple(tuple(tuple(sorted(s)) for s in row) for row in linked)
         )
@@ -159,18 +161,18 @@ class Board:
 
     def index(self, village: str) -> int:
         """The position of ``village`` in :attr:`villages`; KeyError if unknown."""
-        return self._index[village]
+        return self.positions[village]
 
     def has_village(self, name: str) -> bool:
         """Whether a village of this name is on the board."""
         try:
-            return name in self._index
+            return name in self.positions
         except TypeError:  # unhashable: certainly not a village name
             return False
 
     def village_named(self, text: str) -> str:
         """The board's spelling of the village named ``text`` (any case)."""
-        if text in self._index:
+        if text in self.positions:
             return text
         if not isinstance(text, str):
             raise NotationError(f"expected a village of the board, got {quote(text)}")
@@ -186,7 +188,7 @@ class Board:
         Each neighbour is listed once, in board order, however many routes
         lead there.
         """
-        row = self._targets[self._index[village]]
+        row = self._targets[self.positions[village]]
         return tuple(self.villages[i].name for i in row[ANY_KIND if kind is None else kind])
 
     def targets(self, village: int, kind: RouteKind | None = None) -> tuple[int, ...]:
@@ -195,7 +197,7 @@ class Board:
 
     def route_kinds(self, village: str) -> frozenset[RouteKind]:
         """The kinds of route that leave ``village``."""
-        row = self._targets[self._index[village]]
+        row = self._targets[self.positions[village]]
         return frozenset(kind for kind in RouteKind if row[kind])
 
     def start_village(self, seat: int, num_players: int) -> str:

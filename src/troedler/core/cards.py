@@ -256,14 +256,14 @@ def hand_counts(hand: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
     return tuple(found)
 
 
-def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...] | None:
+def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...]:
     """The sorted ``hand`` with ``count`` cards equal to ``card`` taken out;
-    None if it holds fewer."""
+    :class:`~troedler.ConfigurationError` if it holds fewer."""
     if count <= 0:
         return hand
     i = hand_index(hand, card)
     if i < 0 or i + count > len(hand) or hand[i + count - 1].sort_key != card.sort_key:
-        return None
+        raise ConfigurationError(f"the hand holds fewer than {count} {card} cards")
     return hand[:i] + hand[i + count :]
 
 

@@ -11,14 +11,23 @@ so ``Goods.parse("AAP")`` is two anvils and a pot (C1).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator
 from typing import cast
 
 import attrs
 
 from troedler.core.errors import ConfigurationError, NotationError, quote
 
-__all__ = ["GOODS_PER_KIND", "GOOD_CODES", "GOOD_KINDS", "TOTAL_GOODS", "Good", "Goods"]
+__all__ = [
+    "GOODS_PER_KIND",
+    "GOOD_CODES",
+    "GOOD_KINDS",
+    "TOTAL_GOODS",
+    "Good",
+    "Goods",
+    "kinds_of",
+]
 
 GOOD_CODES = "ABCUPV"
 """The notation letter of each good, in :class:`Good` order."""
@@ -299,3 +308,9 @@ def _interned(counts: tuple[int, ...]) -> Goods:
 
 
 EMPTY = _interned(_EMPTY_COUNTS)
+
+
+kinds_of: Callable[[Goods], tuple[Good, ...]] = operator.attrgetter("_kinds")
+"""``goods.kinds()`` as a function of the goods: the distinct goods present,
+in :class:`Good` order. Listing the legal moves asks it for every village a
+move reaches; as a C call it builds no Python frame."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import typing
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -32,6 +32,8 @@ __all__ = [
     "Recall",
     "Turn",
     "next_state",
+    "position_fields",
+    "with_player",
 ]
 
 
@@ -254,3 +256,39 @@ def next_state(
         turn,
         state.seed,
     )
+
+
+def with_player(
+    players: tuple[PlayerState, ...],
+    seat: int,
+    *,
+    hand: tuple[Card, ...],
+    cart: str | None = None,
+    goods: Goods | None = None,
+    value_pile: tuple[Card, ...] | None = None,
+) -> tuple[PlayerState, ...]:
+    """``players`` with ``seat``'s player after a move: their ``hand`` and
+    whatever else changed; the rest is shared.
+
+    The one place the rules build a player from the one before, as
+    :func:`next_state` is for a state: a field added to
+    :class:`PlayerState` is carried over here.
+    """
+    player = players[seat]
+    moved = PlayerState(
+        player.cart if cart is None else cart,
+        hand,
+        player.goods if goods is None else goods,
+        player.value_pile if value_pile is None else value_pile,
+    )
+    return players[:seat] + (moved,) + players[seat + 1 :]
+
+
+def position_fields(position: Position) -> dict[str, Any]:
+    """The fields of ``position`` that every :class:`Position` has, by name:
+    to build a record of another kind of position from it, so that a field
+    added to :class:`Position` is carried over."""
+    return {name: getattr(position, name) for name in _POSITION_FIELDS}
+
+
+_POSITION_FIELDS = tuple(field.name for field in attrs.fields(Position))

@@ -23,7 +23,15 @@ from troedler.core.cards import UNKNOWN, Card
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.pile import Pile
 from troedler.core.rulebook import setup_pile_hidden
-from troedler.core.state import RECALLS, GameState, Phase, PlayerState, Position, Recall
+from troedler.core.state import (
+    RECALLS,
+    GameState,
+    Phase,
+    PlayerState,
+    Position,
+    Recall,
+    position_fields,
+)
 
 __all__ = [
     "Observation",
@@ -101,7 +109,7 @@ def _unknown(count: int) -> tuple[Card, ...]:
 def _hidden(player: PlayerState) -> PlayerState:
     """``player`` with the hand and the value pile unknown: only their sizes show."""
     hand, value_pile = _unknown(len(player.hand)), _unknown(len(player.value_pile))
-    return PlayerState(player.cart, hand, player.goods, value_pile)
+    return attrs.evolve(player, hand=hand, value_pile=value_pile)
 
 
 def _face_down_but_top(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -137,20 +145,13 @@ def _view(position: Position, seat: int, recall: Recall) -> Observation:
     """What ``seat`` knows of ``position`` with ``recall``, unchecked."""
     players, dealer_piles, discard_pile = _seen(position, seat, recall == "perfect")
     return Observation(
-        position.rules,
-        position.board,
-        position.cards,
-        position.shuffles,
-        position.round,
-        position.dealer,
-        position.phase,
-        position.current_player,
-        _unknown(len(position.game_round_pile)),
-        dealer_piles,
-        discard_pile,
-        position.village_goods,
-        players,
-        position.turn,
+        **{
+            **position_fields(position),
+            "game_round_pile": _unknown(len(position.game_round_pile)),
+            "dealer_piles": dealer_piles,
+            "discard_pile": discard_pile,
+            "players": players,
+        },
         seat=seat,
         recall=recall,
     )
