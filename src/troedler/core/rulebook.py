@@ -1,8 +1,9 @@
 """The facts of the rules, each stated once, in the order of the rule ids.
 
 The formulas among them (the hidden part of the set-up pile, a reshuffle,
-the discards owed, the end of the game, damage and total damage) are plain
-arithmetic on their numbers: they give the same answer for Python integers
+the discards owed, the end of the game, damage and total damage, points
+and standing, the piles of a seeded set-up) are plain arithmetic (or
+slicing) on their numbers: they give the same answer for Python integers
 and, element by element, for arrays, so that the vectorized engine
 (:mod:`troedler.jax`) computes each rule with the very same function. Their
 conditions combine with ``&`` and ``|``, never ``and``/``or``, and

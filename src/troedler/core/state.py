@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import typing
+from collections.abc import Callable
 from typing import Any, Literal
 
 import attrs
@@ -237,25 +238,58 @@ def next_state(
     whatever else changed; the rest is shared with ``state``.
 
     The one place the rules build a state from the one before, and much
-    cheaper than :func:`attrs.evolve` on the hot path.
+    cheaper than :func:`attrs.evolve` on the hot path: each field is set
+    through its own slot, as attrs' ``__init__`` would set it, but without
+    looking the field up by name (``object.__setattr__``) for every one of
+    them. A state has no validators to skip, and
+    ``tests/test_values.py`` checks that this builds what ``GameState(...)``
+    builds, field for field.
     """
-    return GameState(
-        state.rules,
-        state.board,
-        state.cards,
-        state.shuffles if shuffles is None else shuffles,
-        state.round if round_number is None else round_number,
-        state.dealer if dealer is None else dealer,
-        state.phase if phase is None else phase,
-        current_player,
-        state.game_round_pile if game_round_pile is None else game_round_pile,
-        state.dealer_piles if dealer_piles is None else dealer_piles,
-        state.discard_pile if discard_pile is None else discard_pile,
-        state.village_goods if village_goods is None else village_goods,
-        state.players if players is None else players,
-        turn,
-        state.seed,
-    )
+    new = _new(GameState)
+    _set_rules(new, state.rules)
+    _set_board(new, state.board)
+    _set_cards(new, state.cards)
+    _set_shuffles(new, state.shuffles if shuffles is None else shuffles)
+    _set_round(new, state.round if round_number is None else round_number)
+    _set_dealer(new, state.dealer if dealer is None else dealer)
+    _set_phase(new, state.phase if phase is None else phase)
+    _set_current_player(new, current_player)
+    _set_game_round_pile(new, state.game_round_pile if game_round_pile is None else game_round_pile)
+    _set_dealer_piles(new, state.dealer_piles if dealer_piles is None else dealer_piles)
+    _set_discard_pile(new, state.discard_pile if discard_pile is None else discard_pile)
+    _set_village_goods(new, state.village_goods if village_goods is None else village_goods)
+    _set_players(new, state.players if players is None else players)
+    _set_turn(new, turn)
+    _set_seed(new, state.seed)
+    return new
+
+
+_new = object.__new__
+
+
+def _slot_setter(record: type, field: str) -> Callable[[Any, Any], None]:
+    """What sets ``field`` of a ``record`` in its slot, as attrs' ``__init__``
+    does, without looking the field up by name each time."""
+    setter: Callable[[Any, Any], None] = getattr(record, field).__set__
+    return setter
+
+
+# Each field's own slot of GameState, set directly (see next_state).
+_set_rules = _slot_setter(GameState, "rules")
+_set_board = _slot_setter(GameState, "board")
+_set_cards = _slot_setter(GameState, "cards")
+_set_shuffles = _slot_setter(GameState, "shuffles")
+_set_round = _slot_setter(GameState, "round")
+_set_dealer = _slot_setter(GameState, "dealer")
+_set_phase = _slot_setter(GameState, "phase")
+_set_current_player = _slot_setter(GameState, "current_player")
+_set_game_round_pile = _slot_setter(GameState, "game_round_pile")
+_set_dealer_piles = _slot_setter(GameState, "dealer_piles")
+_set_discard_pile = _slot_setter(GameState, "discard_pile")
+_set_village_goods = _slot_setter(GameState, "village_goods")
+_set_players = _slot_setter(GameState, "players")
+_set_turn = _slot_setter(GameState, "turn")
+_set_seed = _slot_setter(GameState, "seed")
 
 
 def with_player(
@@ -275,13 +309,19 @@ def with_player(
     :class:`PlayerState` is carried over here.
     """
     player = players[seat]
-    moved = PlayerState(
-        player.cart if cart is None else cart,
-        hand,
-        player.goods if goods is None else goods,
-        player.value_pile if value_pile is None else value_pile,
-    )
+    moved = _new(PlayerState)  # each field through its own slot, as next_state does
+    _set_cart(moved, player.cart if cart is None else cart)
+    _set_hand(moved, hand)
+    _set_goods(moved, player.goods if goods is None else goods)
+    _set_value_pile(moved, player.value_pile if value_pile is None else value_pile)
     return players[:seat] + (moved,) + players[seat + 1 :]
+
+
+# Each field's own slot of PlayerState, set directly (see with_player).
+_set_cart = _slot_setter(PlayerState, "cart")
+_set_hand = _slot_setter(PlayerState, "hand")
+_set_goods = _slot_setter(PlayerState, "goods")
+_set_value_pile = _slot_setter(PlayerState, "value_pile")
 
 
 def position_fields(position: Position) -> dict[str, Any]:
