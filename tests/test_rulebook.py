@@ -14,11 +14,13 @@ import pytest
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
+    UNKNOWN,
     ConfigurationError,
     DiscardPile,
     Rules,
     Tally,
     check_invariants,
+    default_cards,
     legal_moves,
     new_game,
     parse_card,
@@ -257,3 +259,26 @@ def test_the_formulas_are_plain_arithmetic_on_arrays_too() -> None:
     same(lambda x: rulebook.ends_game(rules, x), a)
     for two in (True, False):
         same(lambda x, y, z, two=two: rulebook.totally_damaged(x, y, z, y - 3, two), a, b, c)
+
+
+def test_S5_the_set_up_pile_cannot_take_more_than_the_cards_hold() -> None:
+    cards = default_cards()
+    rules = Rules.for_players(4, setup_requests=len(cards.requests))
+    assert rulebook.setup_problem(rules, cards) is None  # every request: still possible
+    few_requests = attrs.evolve(cards, requests=cards.requests[:3])
+    few_feed = attrs.evolve(cards, special_feed=3)
+    for fewer in (few_requests, few_feed):
+        problem = rulebook.setup_problem(Rules.for_players(4), fewer)
+        assert problem is not None and problem.startswith("S5: the set-up takes 9 goods requests")
+        with pytest.raises(ConfigurationError, match="^S5: the set-up takes 9"):
+            new_game(4, seed=1, cards=fewer)
+
+
+def test_S5_I2_the_set_up_pile_takes_its_own_cards_and_no_more() -> None:
+    rules = Rules.for_players(2)  # 7 requests and 7 feed
+    request = parse_card("AA:4")
+    assert rulebook.setup_pile_left(rules, ()) == (7, 7)
+    assert rulebook.setup_pile_left(rules, (SPECIAL_FEED, request, UNKNOWN)) == (6, 6)
+    assert rulebook.setup_pile_left(rules, (SPECIAL_FEED,) * 7 + (request,) * 7) == (0, 0)
+    for too_many in ((SPECIAL_FEED,) * 8, (request,) * 8, (EXTRA_GOOD,)):
+        assert rulebook.setup_pile_left(rules, too_many) is None

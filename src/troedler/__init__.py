@@ -68,7 +68,7 @@ from troedler.io.records import GameRecord, replay
 from troedler.io.state_json import state_from_json, state_to_json
 from troedler.seat import Observation, determinize, observe
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 
 def __getattr__(name: str) -> object:

@@ -570,7 +570,7 @@ def _end_turn(state: GameState, move: EndTurn) -> GameState:
         value_pile = sort_hand(value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
     discard = state.discard_pile.add(to_discard)
     if required:
-        return _discard_down(state, seat, player, hand, value_pile, discard, required, None)
+        return _discard_down(state, seat, hand, value_pile, discard, required, None)
     players = with_player(state.players, seat, hand=hand, value_pile=value_pile)
     return _next_turn(state, seat, players, discard)
 
@@ -607,31 +607,24 @@ def _discard_card(state: GameState, move: DiscardCard) -> GameState:
     limit (T7). When the last one is made, or the rest leave no choice, the
     turn is over."""
     seat: int = state.current_player  # type: ignore[assignment]  # a player decides
-    player = state.players[seat]
+    hand = state.players[seat].hand
     return _discard_down(
-        state,
-        seat,
-        player,
-        player.hand,
-        player.value_pile,
-        state.discard_pile,
-        state.turn.discards_due,
-        move.card,
+        state, seat, hand, None, state.discard_pile, state.turn.discards_due, move.card
     )
 
 
 def _discard_down(
     state: GameState,
     seat: int,
-    player: PlayerState,
     hand: tuple[Card, ...],
-    value_pile: tuple[Card, ...],
+    value_pile: tuple[Card, ...] | None,
     discard: Pile,
     due: int,
     card: Card | None,
 ) -> GameState:
     """Discard ``card`` (if any) from ``hand``, then every discard that is the
-    only one possible, and either wait for the player's choice or end the turn."""
+    only one possible, and either wait for the player's choice or end the turn.
+    ``value_pile`` is the player's new value pile, None if it is unchanged."""
     options = [card] if card is not None else discard_options(hand, due, None)
     last = None
     while len(options) == 1:
