@@ -6,7 +6,6 @@ import itertools
 from collections import Counter, deque
 from pathlib import Path
 
-import attrs
 import pytest
 
 from troedler import (
@@ -64,17 +63,6 @@ def test_C3_a_starting_route_that_cannot_leave_is_refused(tmp_path: Path) -> Non
         match="^C3: the starting set of Aberlour has a moor card, but no moor leaves Aberlour$",
     ):
         new_game(4, seed=1, cards=load_cards(path))
-
-
-def test_C3_a_start_village_without_its_starting_set_is_refused() -> None:
-    cards = default_cards()
-    others = attrs.evolve(cards, starting_sets=cards.starting_sets[1:])
-    village = cards.starting_sets[0].village
-    with pytest.raises(
-        ConfigurationError,
-        match=f"^C3: the cards have no starting set for start village {village}$",
-    ):
-        new_game(4, seed=1, cards=others)
 
 
 def _distances(board: Board, start: str) -> dict[str, int]:
