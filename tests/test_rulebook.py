@@ -305,3 +305,10 @@ def test_C3_each_seat_has_the_starting_set_of_its_village_whose_route_leaves_it(
     leaves = "^C3: the starting set of Aberlour has a moor card, but no moor leaves Aberlour$"
     with pytest.raises(ConfigurationError, match=leaves):
         rulebook.starting_sets(board, moved, 4)
+
+
+@pytest.mark.parametrize("switch", ["two_player_rules", "reshuffle_mid_forming", "explicit_chance"])
+def test_S1_every_switch_of_the_rules_is_true_or_false(switch: str) -> None:
+    for look_alike in (1, 0, "yes", None):
+        with pytest.raises(ConfigurationError, match=f"^rules.{switch} must be True or False"):
+            attrs.evolve(Rules.for_players(2), **{switch: look_alike})
