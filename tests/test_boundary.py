@@ -345,7 +345,7 @@ def test_library_errors_an_edited_observation_raises_no_key_error() -> None:
 def test_values_the_board_index_shared_by_all_games_is_read_only() -> None:
     state = position(cart="Aberlour", hand="trail")
     before = legal_moves(state)
-    index = state.board._index
+    index = state.board.positions
     with pytest.raises(TypeError):
         index["Knockando"] = 0  # type: ignore[index]
     assert legal_moves(state) == before

@@ -58,7 +58,10 @@ def test_C3_a_starting_route_that_cannot_leave_is_refused(tmp_path: Path) -> Non
     # Aberlour is left by trails and bridges only.
     old = 'village = "Aberlour"\nroute = "trail"'
     path = _edited_copy(tmp_path, "cards.toml", old, old.replace("trail", "moor"))
-    with pytest.raises(ConfigurationError, match="C3: the starting set of Aberlour"):
+    with pytest.raises(
+        ConfigurationError,
+        match="^C3: the starting set of Aberlour has a moor card, but no moor leaves Aberlour$",
+    ):
         new_game(4, seed=1, cards=load_cards(path))
 
 

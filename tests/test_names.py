@@ -1,6 +1,9 @@
-"""Public names that changed: the old names of 0.2 are gone in 0.3."""
+"""Public names that changed: the old names of 0.2 are gone in 0.3, and
+those 0.3 kept for one release are gone in 0.4."""
 
 from __future__ import annotations
+
+import importlib
 
 import pytest
 
@@ -8,6 +11,7 @@ import troedler
 from troedler.bots import RandomBot, play_game
 from troedler.core import actions, state
 from troedler.io import records
+from troedler.seat import observation
 
 
 @pytest.mark.parametrize(
@@ -26,6 +30,51 @@ from troedler.io import records
     ],
 )
 def test_the_names_deprecated_in_0_2_are_gone(module: object, old: str) -> None:
+    with pytest.raises(AttributeError):
+        getattr(module, old)
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "troedler.views",
+        "troedler.actions",
+        "troedler.state",
+        "troedler.rules",
+        "troedler.serialization",
+        "troedler.adapters.tensors",
+    ],
+)
+def test_the_module_paths_of_0_2_are_gone_in_0_4(old: str) -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
+
+
+@pytest.mark.parametrize(
+    ("module", "old"),
+    [
+        *((actions, f"can_{name}") for name in (*actions.DEPRECATED_ACTIONS, "turn_up")),
+        (observation, "seen_stacks"),
+        *(
+            (observation.Observation, name)
+            for name in (
+                "carts",
+                "goods",
+                "hands",
+                "hand_sizes",
+                "value_piles",
+                "value_pile_sizes",
+                "game_round_pile_size",
+                "played",
+                "delivered_to",
+                "discards_due",
+                "last_discard",
+                "legal_moves",
+            )
+        ),
+    ],
+)
+def test_the_names_deprecated_in_0_3_are_gone_in_0_4(module: object, old: str) -> None:
     with pytest.raises(AttributeError):
         getattr(module, old)
 

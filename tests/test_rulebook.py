@@ -14,11 +14,15 @@ import pytest
 from troedler import (
     EXTRA_GOOD,
     SPECIAL_FEED,
+    UNKNOWN,
     ConfigurationError,
     DiscardPile,
+    RouteKind,
     Rules,
     Tally,
     check_invariants,
+    default_board,
+    default_cards,
     legal_moves,
     new_game,
     parse_card,
@@ -257,3 +261,54 @@ def test_the_formulas_are_plain_arithmetic_on_arrays_too() -> None:
     same(lambda x: rulebook.ends_game(rules, x), a)
     for two in (True, False):
         same(lambda x, y, z, two=two: rulebook.totally_damaged(x, y, z, y - 3, two), a, b, c)
+
+
+def test_S5_the_set_up_pile_cannot_take_more_than_the_cards_hold() -> None:
+    cards = default_cards()
+    for every in ({"setup_requests": len(cards.requests)}, {"setup_feed": cards.special_feed}):
+        assert rulebook.setup_problem(Rules.for_players(4, **every), cards) is None
+    few_requests = attrs.evolve(cards, requests=cards.requests[:3])
+    few_feed = attrs.evolve(cards, special_feed=3)
+    for fewer in (few_requests, few_feed):
+        problem = rulebook.setup_problem(Rules.for_players(4), fewer)
+        assert problem is not None and problem.startswith("S5: the set-up takes 9 goods requests")
+        with pytest.raises(ConfigurationError, match="^S5: the set-up takes 9"):
+            new_game(4, seed=1, cards=fewer)
+
+
+def test_S5_I2_the_set_up_pile_takes_its_own_cards_and_no_more() -> None:
+    rules = Rules.for_players(2)  # 7 requests and 7 feed
+    request = parse_card("AA:4")
+    assert rulebook.setup_pile_left(rules, ()) == (7, 7)
+    assert rulebook.setup_pile_left(rules, (SPECIAL_FEED, request, UNKNOWN)) == (6, 6)
+    assert rulebook.setup_pile_left(rules, (SPECIAL_FEED,) * 7 + (request,) * 7) == (0, 0)
+    for too_many in ((SPECIAL_FEED,) * 8, (request,) * 8, (EXTRA_GOOD,)):
+        assert rulebook.setup_pile_left(rules, too_many) is None
+
+
+def test_C3_each_seat_has_the_starting_set_of_its_village_whose_route_leaves_it() -> None:
+    board, cards = default_board(), default_cards()
+    sets = rulebook.starting_sets(board, cards, 3)
+    assert [s.village for s in sets] == [board.start_village(seat, 3) for seat in range(3)]
+    without_first = attrs.evolve(cards, starting_sets=cards.starting_sets[1:])
+    village = cards.starting_sets[0].village
+    missing = f"^C3: the cards have no starting set for start village {village}$"
+    with pytest.raises(ConfigurationError, match=missing):
+        rulebook.starting_sets(board, without_first, 4)
+    # Aberlour is left by trails and bridges only.
+    aberlour = next(s for s in cards.starting_sets if s.village == "Aberlour")
+    stuck = attrs.evolve(aberlour, route=RouteKind.MOOR_PATH)
+    moved = attrs.evolve(
+        cards,
+        starting_sets=tuple(stuck if s is aberlour else s for s in cards.starting_sets),
+    )
+    leaves = "^C3: the starting set of Aberlour has a moor card, but no moor leaves Aberlour$"
+    with pytest.raises(ConfigurationError, match=leaves):
+        rulebook.starting_sets(board, moved, 4)
+
+
+@pytest.mark.parametrize("switch", ["two_player_rules", "reshuffle_mid_forming", "explicit_chance"])
+def test_S1_every_switch_of_the_rules_is_true_or_false(switch: str) -> None:
+    for look_alike in (1, 0, "yes", None):
+        with pytest.raises(ConfigurationError, match=f"^rules.{switch} must be True or False"):
+            attrs.evolve(Rules.for_players(2), **{switch: look_alike})

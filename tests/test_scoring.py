@@ -170,3 +170,14 @@ def test_E3_E4_outcome_scores_a_two_player_game_by_its_own_rules() -> None:
     without = attrs.evolve(over, rules=attrs.evolve(over.rules, two_player_rules=False))
     assert outcome(without).damage == (2, 0)
     assert outcome(without).totally_damaged == frozenset({0})
+
+
+def test_E5_E6_one_point_more_outweighs_every_good_the_game_has() -> None:
+    # 48 goods and 48 points against no goods and 47 request points, the
+    # third seat totally damaged: the most points win, whatever the goods.
+    result = score([Tally(0, 48), Tally(0, 0, (47,)), Tally(60, 0)])
+    assert result.points == (48, 47, 0) and result.totally_damaged == {2}
+    assert result.winners == {0}
+    assert Tally(0, 48).goods_held == 48
+    with pytest.raises(ConfigurationError, match="at most 48 goods"):
+        Tally(0, 49)

@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import itertools
 from collections import Counter
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from troedler import ConfigurationError, Good, Goods, RequestCard, parse_card
+from troedler import (
+    SPECIAL_FEED,
+    ConfigurationError,
+    GameState,
+    Good,
+    Goods,
+    PlayerState,
+    RequestCard,
+    Turn,
+    new_game,
+    parse_card,
+)
 from troedler.core.cards import card_sort_key, hand_count, hand_index, hand_without, sort_hand
 from troedler.core.pile import Pile
 from troedler.core.shuffle import shuffled
+from troedler.core.state import next_state, with_player
 
 goods_lists = st.lists(st.sampled_from(list(Good)), max_size=12)
 
@@ -126,10 +140,34 @@ def test_hand_without_takes_out_exactly_that_many(
     hand_cards: list[object], card: object, count: int
 ) -> None:
     hand = sort_hand(hand_cards)  # type: ignore[arg-type]
-    rest = hand_without(hand, card, count)  # type: ignore[arg-type]
     held = hand_count(hand, card)  # type: ignore[arg-type]
     if count > held:
-        assert rest is None
+        with pytest.raises(ConfigurationError, match="holds fewer than"):
+            hand_without(hand, card, count)  # type: ignore[arg-type]
     else:
-        assert rest is not None and len(rest) == len(hand) - count
+        rest = hand_without(hand, card, count)  # type: ignore[arg-type]
+        assert len(rest) == len(hand) - count
         assert Counter(hand) - Counter(rest) == Counter({card: count} if count else {})
+
+
+def test_the_hot_path_builds_states_and_players_as_their_own_init_does() -> None:
+    # next_state and with_player set each field through its slot, skipping
+    # attrs' __init__: they must build exactly what it builds, every field.
+    state = new_game(3, seed=4)
+    turn = Turn(played=(parse_card("trail"),), delivered_to=("Rothes",))
+    built = next_state(state, current_player=2, turn=turn, round_number=3, shuffles=7)
+    expected = attrs.evolve(state, current_player=2, turn=turn, round=3, shuffles=7)
+    assert type(built) is GameState and built == expected and hash(built) == hash(expected)
+    for field in attrs.fields(GameState):
+        assert getattr(built, field.name) is getattr(expected, field.name), field.name
+    players = with_player(state.players, 1, hand=(), cart="Rothes", value_pile=(SPECIAL_FEED,))
+    player = players[1]
+    assert type(player) is PlayerState and players[0] is state.players[0]
+    assert player == attrs.evolve(
+        state.players[1], hand=(), cart="Rothes", value_pile=(SPECIAL_FEED,)
+    )
+    # A field added to either record is set there too, or this fails.
+    for function, record in ((next_state, GameState), (with_player, PlayerState)):
+        source = inspect.getsource(function)
+        for field in attrs.fields(record):
+            assert f"_set_{field.name}(" in source, (function.__name__, field.name)

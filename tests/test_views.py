@@ -34,7 +34,6 @@ from troedler import (
 from troedler.core.invariants import cards_in_play, cards_in_state
 from troedler.core.pile import Pile
 from troedler.core.shuffle import shuffled
-from troedler.seat.observation import seen_stacks
 
 RECALLS = ("perfect", "table")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -117,28 +116,6 @@ def test_a_view_cannot_be_played_on_but_lists_its_seat_s_own_moves() -> None:
     assert legal_moves(observe(state, (mover + 1) % 3, recall="perfect")) == ()
     with pytest.raises(ConfigurationError, match="expected a GameState"):
         apply_move(mine, legal_moves(state)[0])  # type: ignore[arg-type]
-
-
-def test_the_fields_of_0_2_still_read_with_a_warning() -> None:
-    state = new_game(3, seed=8)
-    seen = observe(state, 0, recall="table")
-    old = {
-        "carts": tuple(p.cart for p in state.players),
-        "goods": tuple(p.goods for p in state.players),
-        "hands": (state.players[0].hand, None, None),
-        "hand_sizes": (3, 3, 3),
-        "value_piles": ((), None, None),
-        "value_pile_sizes": (0, 0, 0),
-        "game_round_pile_size": len(state.game_round_pile),
-        "played": (),
-        "delivered_to": (),
-        "discards_due": 0,
-        "last_discard": None,
-        "legal_moves": (),
-    }
-    for name, value in old.items():
-        with pytest.warns(DeprecationWarning, match=f"Observation.{name} is deprecated"):
-            assert getattr(seen, name) == value, name
 
 
 def test_I2_setup_discard_pile_is_known_only_from_above() -> None:
@@ -277,18 +254,3 @@ def test_I3_the_stacks_show_every_seat_the_same_and_only_their_tops_from_the_tab
         assert (dealt is None) == (shown is None)
         if dealt is not None and shown is not None:
             assert shown[-1] == dealt[-1] and set(shown[:-1]) <= {UNKNOWN}
-
-
-def test_seen_stacks_of_0_2_still_works_with_a_warning() -> None:
-    state = new_game(3, seed=5)
-    with pytest.warns(DeprecationWarning, match="seen_stacks is deprecated"):
-        piles, discard = seen_stacks(state, "table")
-    seen = observe(state, 0, recall="table")
-    assert discard == tuple(None if c is UNKNOWN else c for c in seen.discard_pile.cards)
-    assert piles == tuple(
-        tuple(None if c is UNKNOWN else c for c in pile) for pile in seen.dealer_piles if pile
-    )
-    with pytest.warns(DeprecationWarning), pytest.raises(ConfigurationError, match="recall is"):
-        seen_stacks(state, "all")  # type: ignore[arg-type]
-    with pytest.warns(DeprecationWarning), pytest.raises(ConfigurationError, match="GameState"):
-        seen_stacks("state", "table")  # type: ignore[arg-type]

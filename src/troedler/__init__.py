@@ -10,9 +10,6 @@ Immutable game states, pure actions, a legal-move generator and scoring.
 2
 """
 
-import sys
-
-from troedler import _moved
 from troedler.core import actions as _actions
 from troedler.core.board import Board, Route, RouteKind, Village, default_board, load_board
 from troedler.core.cards import (
@@ -30,7 +27,16 @@ from troedler.core.cards import (
     load_cards,
     parse_card,
 )
-from troedler.core.chance import form_piles, new_game
+from troedler.core.chance import (
+    ChanceOutcome,
+    apply_chance,
+    chance_outcomes,
+    chance_probabilities,
+    form_piles,
+    is_chance_node,
+    new_explicit_game,
+    new_game,
+)
 from troedler.core.errors import (
     ConfigurationError,
     FormatError,
@@ -62,20 +68,13 @@ from troedler.io.records import GameRecord, replay
 from troedler.io.state_json import state_from_json, state_to_json
 from troedler.seat import Observation, determinize, observe
 
-__version__ = "0.3.0"
-
-# The module paths of 0.2 keep working for one release, with a warning.
-_moved.install()
+__version__ = "0.4.0"
 
 
 def __getattr__(name: str) -> object:
-    # The action functions of 0.3 (take_pile ...): apply_move makes a move.
+    # The action functions of 0.3 (take_pile ...), for one release: apply_move makes a move.
     if name in _actions.DEPRECATED_ACTIONS:
         return _actions.deprecated_action(name)
-    # troedler.views and the like, read as attributes of the package.
-    module = sys.modules.get(f"{__name__}.{name}")
-    if module is not None and f"{__name__}.{name}" in _moved.MOVED:
-        return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -86,6 +85,7 @@ __all__ = [
     "Board",
     "Card",
     "CardCatalogue",
+    "ChanceOutcome",
     "ConfigurationError",
     "DiscardCard",
     "DiscardPile",
@@ -122,17 +122,22 @@ __all__ = [
     "TroedlerError",
     "Turn",
     "Village",
+    "apply_chance",
     "apply_move",
+    "chance_outcomes",
+    "chance_probabilities",
     "check_invariants",
     "default_board",
     "default_cards",
     "determinize",
     "form_piles",
     "from_position_text",
+    "is_chance_node",
     "is_legal",
     "legal_moves",
     "load_board",
     "load_cards",
+    "new_explicit_game",
     "new_game",
     "observe",
     "outcome",

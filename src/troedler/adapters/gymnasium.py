@@ -46,6 +46,7 @@ from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError, IllegalMoveError
 from troedler.core.legal import legal_moves
 from troedler.core.scoring import Outcome, outcome
+from troedler.core.state import RECALLS
 from troedler.seat import Recall, observe
 from troedler.simulation.lineup import bot_from_text
 
@@ -96,7 +97,7 @@ class TroedlerGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise ConfigurationError(
                 f"seat is None or a seat from 0 to {players - 1}, not {describe(seat)}"
             )
-        if opponent_recall not in ("perfect", "table"):
+        if opponent_recall not in RECALLS:
             raise ConfigurationError(
                 f"opponent_recall is 'perfect' or 'table', not {describe(opponent_recall)}"
             )

@@ -50,7 +50,7 @@ from troedler.core.scoring import Outcome, outcome
 from troedler.core.state import GameState
 from troedler.encoding.action_ids import ActionEncoder, ActionLayout, action_layout
 from troedler.encoding.tensors import TensorEncoder, TensorLayout, tensor_layout
-from troedler.seat import Recall, observe
+from troedler.seat import Recall, check_recall, observe
 from troedler.text.render import render_moves, render_observation
 
 __all__ = ["ILLEGAL_MOVE_REWARD", "EnvObservation", "TroedlerEnv", "env", "raw_env", "rewards_for"]
@@ -104,8 +104,7 @@ class TroedlerEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hin
     ) -> None:
         super().__init__()
         self.rules = Rules.for_players(players)  # ConfigurationError (S1) for a bad count
-        if recall not in ("perfect", "table"):
-            raise ConfigurationError(f"recall is 'perfect' or 'table', not {describe(recall)}")
+        check_recall(recall)
         if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
             raise ConfigurationError(
                 f"max_rounds is None or a whole number from 1, not {describe(max_rounds)}"

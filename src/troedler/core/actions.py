@@ -24,7 +24,7 @@ last turn of a round (:class:`~troedler.EndTurn`, then any
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, NoReturn, TypeVar
 
 from troedler.core.board import RouteKind
 from troedler.core.cards import (
@@ -41,8 +41,8 @@ from troedler.core.cards import (
 )
 from troedler.core.chance import settle
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.core.forming import start_forming, verify_turn_up
-from troedler.core.goods import Good, Goods
+from troedler.core.forming import start_forming
+from troedler.core.goods import GOOD_KINDS, Good, Goods
 from troedler.core.moves import (
     DISCARD_PILE_MOVES,
     END_TURN,
@@ -71,7 +71,15 @@ from troedler.core.rulebook import (
     hand_limit_discards,
     next_to_take,
 )
-from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Turn, next_state
+from troedler.core.state import (
+    NO_TURN,
+    GameState,
+    Phase,
+    PlayerState,
+    Turn,
+    next_state,
+    with_player,
+)
 
 __all__ = [
     "MOVE_RULES",
@@ -179,13 +187,11 @@ def _take_pile(state: GameState, move: TakePile) -> GameState:
     After the last player has taken, the pile left over goes onto the discard
     pile and the dealer begins the turns (R5).
     """
-    seat = cast(int, state.current_player)  # the take-piles phase always has one
+    seat: int = state.current_player  # type: ignore[assignment]  # the take-piles phase has one
     player = state.players[seat]
     pile = move.pile
     hand = sort_hand(player.hand + (state.dealer_piles[pile] or ()))
-    players = _replace(
-        state.players, seat, PlayerState(player.cart, hand, player.goods, player.value_pile)
-    )
+    players = with_player(state.players, seat, hand=hand)
     piles = _replace(state.dealer_piles, pile, None)
     taker = next_to_take(state.rules, state.dealer, piles.count(None))
     if taker is not None:
@@ -238,7 +244,7 @@ def _next_turn(
     state: GameState, seat: int, players: tuple[PlayerState, ...], discard: Pile
 ) -> GameState:
     """After ``seat``'s turn: the next player's turn, or the end of the round (R5, R6)."""
-    following = (seat + 1) % state.num_players
+    following = (seat + 1) % len(players)
     if following != state.dealer:
         return next_state(
             state, players=players, discard_pile=discard, current_player=following, turn=NO_TURN
@@ -258,7 +264,7 @@ def _next_turn(
         players=players,
         discard_pile=discard,
         round_number=state.round + 1,
-        dealer=(state.dealer + 1) % state.num_players,
+        dealer=(state.dealer + 1) % len(players),
     )
     return settle(following_round)
 
@@ -271,7 +277,7 @@ def _next_turn(
 def _turn_player(state: GameState) -> PlayerState:
     """The player whose turn it is, after checking cards may be played (E1, T1, T7)."""
     if isinstance(state, GameState) and state.phase is Phase.PLAY_TURNS:
-        seat = cast(int, state.current_player)  # the turns phase always has one
+        seat: int = state.current_player  # type: ignore[assignment]  # the turns phase has one
         if state.turn.discards_due:
             due = state.turn.discards_due
             _fail("T7", f"seat {seat} has ended the turn and discards {due} more")
@@ -296,7 +302,6 @@ def _verify_good_in(state: GameState, village: int, good: object, rule: str) -> 
 def _after_card(
     state: GameState,
     seat: int,
-    player: PlayerState,
     played: tuple[Card, ...],
     *,
     hand: tuple[Card, ...],
@@ -306,25 +311,21 @@ def _after_card(
     village_goods: Goods | None = None,
     delivered_to: str | None = None,
 ) -> GameState:
-    """The state after ``seat`` (``player``) played ``played``: what changed is
-    passed in (``village`` by its index), everything else is shared with ``state``."""
-    new_player = PlayerState(
-        player.cart if cart is None else cart,
-        hand,
-        player.goods if goods is None else goods,
-        player.value_pile,
-    )
+    """The state after ``seat`` played ``played``: what changed is passed in
+    (``village`` by its index), everything else is shared with ``state``."""
     all_goods = state.village_goods
     if village is not None and village_goods is not None:
         all_goods = _replace(all_goods, village, village_goods)
     turn = state.turn
     turn = Turn(
-        turn.played + played,
-        turn.delivered_to if delivered_to is None else turn.delivered_to + (delivered_to,),
+        played=turn.played + played,
+        delivered_to=(
+            turn.delivered_to if delivered_to is None else turn.delivered_to + (delivered_to,)
+        ),
     )
     return next_state(
         state,
-        players=_replace(state.players, seat, new_player),
+        players=with_player(state.players, seat, hand=hand, cart=cart, goods=goods),
         village_goods=all_goods,
         current_player=seat,
         turn=turn,
@@ -343,11 +344,12 @@ def _verify_move_cart(
     player = _turn_player(state)
     _held(player.hand, card, rule, state.current_player)
     board = state.board
-    if not isinstance(to, str) or not board.has_village(to):
+    positions = board.positions
+    if not isinstance(to, str) or to not in positions:
         _fail(rule, f"{quote(to)} is not a village of the board")
-    here = board.index(player.cart)
+    here = positions[player.cart]
     moves = board_moves(board)
-    there = board.index(to)
+    there = positions[to]
     for village, options in moves.feed[here] if kind is None else moves.routes[here][kind]:
         if village == there:
             if take is None:
@@ -367,9 +369,8 @@ def verify_play_route(state: GameState, move: PlayRoute) -> PlayRoute:
     kind = move.kind
     if type(kind) is not RouteKind:
         _fail("T2", f"{quote(kind)} is not a route kind")
-    return cast(
-        PlayRoute, _verify_move_cart(state, kind, move.to, move.take, ROUTE_CARDS[kind], "T2")
-    )
+    # The board's own move of the kind asked for: a PlayRoute.
+    return _verify_move_cart(state, kind, move.to, move.take, ROUTE_CARDS[kind], "T2")  # type: ignore[return-value]
 
 
 def verify_play_feed_move(state: GameState, move: PlayFeedMove) -> PlayFeedMove:
@@ -378,27 +379,25 @@ def verify_play_feed_move(state: GameState, move: PlayFeedMove) -> PlayFeedMove:
     may (T5a); else :class:`IllegalMoveError`."""
     if type(move) is not PlayFeedMove:
         _wrong_move(move, PlayFeedMove)
-    return cast(
-        PlayFeedMove, _verify_move_cart(state, None, move.to, move.take, SPECIAL_FEED, "T5a")
-    )
+    # The board's own move along any route: a PlayFeedMove.
+    return _verify_move_cart(state, None, move.to, move.take, SPECIAL_FEED, "T5a")  # type: ignore[return-value]
 
 
 def _move_cart(state: GameState, move: PlayRoute | PlayFeedMove) -> GameState:
     """Play the checked ``move``'s card: the cart moves to ``move.to`` (the
     board's own name) and takes ``move.take`` there (T2, T5a)."""
-    seat = cast(int, state.current_player)
+    seat: int = state.current_player  # type: ignore[assignment]  # a player decides
     player = state.players[seat]
     card = move.card
     to = move.to
     take = move.take
-    hand = cast(tuple[Card, ...], hand_without(player.hand, card))  # verified: held
+    hand = hand_without(player.hand, card)  # verified: held
     if take is None:
-        return _after_card(state, seat, player, (card,), hand=hand, cart=to)
-    there = state.board.index(to)
+        return _after_card(state, seat, (card,), hand=hand, cart=to)
+    there = state.board.positions[to]
     return _after_card(
         state,
         seat,
-        player,
         (card,),
         hand=hand,
         cart=to,
@@ -414,7 +413,7 @@ def _move_cart(state: GameState, move: PlayRoute | PlayFeedMove) -> GameState:
 def _verify_take_extra(state: GameState, good: object, card: Card, rule: str) -> Good:
     player = _turn_player(state)
     _held(player.hand, card, rule, state.current_player)
-    return _verify_good_in(state, state.board.index(player.cart), good, rule)
+    return _verify_good_in(state, state.board.positions[player.cart], good, rule)
 
 
 def verify_play_extra_good(state: GameState, move: PlayExtraGood) -> PlayExtraGood:
@@ -439,17 +438,16 @@ def verify_play_feed_extra_good(state: GameState, move: PlayFeedExtraGood) -> Pl
 
 def _take_extra(state: GameState, move: PlayExtraGood | PlayFeedExtraGood) -> GameState:
     """Play the checked ``move``'s card: take ``move.good`` where the cart stands (T3, T5b)."""
-    seat = cast(int, state.current_player)
+    seat: int = state.current_player  # type: ignore[assignment]  # a player decides
     player = state.players[seat]
     card = move.card
     good = move.good
-    there = state.board.index(player.cart)
+    there = state.board.positions[player.cart]
     return _after_card(
         state,
         seat,
-        player,
         (card,),
-        hand=cast(tuple[Card, ...], hand_without(player.hand, card)),  # verified: held
+        hand=hand_without(player.hand, card),  # verified: held
         goods=player.goods.add(good),
         village=there,
         village_goods=state.village_goods[there].remove(good),
@@ -463,7 +461,7 @@ def _own_goods(value: object) -> Goods | None:
     """The engine's own goods equal to ``value``, or None if it is not goods:
     a state never holds a caller's object, which might be a look-alike."""
     counts = getattr(value, "counts", None)
-    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != len(Good):
+    if not isinstance(value, Goods) or type(counts) is not tuple or len(counts) != GOOD_KINDS:
         return None
     if any(type(n) is not int or n < 0 for n in counts):
         return None
@@ -487,7 +485,7 @@ def verify_play_request(state: GameState, move: PlayRequest) -> PlayRequest:
     own = _own_goods(move.delivered)
     if own is None:
         _fail("T4", f"{quote(move.delivered)} is not goods to deliver")
-    card = cast(RequestCard, _held(player.hand, request, "T4", seat))
+    card: RequestCard = _held(player.hand, request, "T4", seat)  # type: ignore[assignment]
     village = player.cart
     there = state.goods_in(village)
     if there:
@@ -515,19 +513,18 @@ def _play_request(state: GameState, move: PlayRequest) -> GameState:
     """Fulfil the checked ``move``'s request: put its goods into the cart's
     village, the request and one special feed per replaced good played (T4, T5c)."""
     request, delivered, replaced = move.request, move.delivered, move.feed_cost
-    seat = cast(int, state.current_player)
+    seat: int = state.current_player  # type: ignore[assignment]  # a player decides
     player = state.players[seat]
-    hand = cast(tuple[Card, ...], hand_without(player.hand, request))  # verified: held
-    hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, replaced))  # verified
+    hand = hand_without(player.hand, request)  # verified: held
+    hand = hand_without(hand, SPECIAL_FEED, replaced)  # verified
     village = player.cart
     return _after_card(
         state,
         seat,
-        player,
         (request,) + (SPECIAL_FEED,) * replaced,
         hand=hand,
         goods=player.goods - delivered,
-        village=state.board.index(village),
+        village=state.board.positions[village],
         village_goods=delivered,
         delivered_to=village,
     )
@@ -558,12 +555,12 @@ def _end_turn(state: GameState, move: EndTurn) -> GameState:
     next player's turn begins; after the last turn of a round the horse
     passes and the next round's piles are formed (R6), or the game ends (E1).
     """
-    seat = cast(int, state.current_player)
+    seat: int = state.current_player  # type: ignore[assignment]  # a player decides
     player = state.players[seat]
     hand = player.hand
     required, overflow = hand_limit_discards(hand, state.rules.hand_limit)
     if overflow:
-        hand = cast(tuple[Card, ...], hand_without(hand, SPECIAL_FEED, overflow))  # counted
+        hand = hand_without(hand, SPECIAL_FEED, overflow)  # counted
     to_value: list[Card] = []
     to_discard: list[Card] = []
     for card in state.turn.played:
@@ -573,9 +570,9 @@ def _end_turn(state: GameState, move: EndTurn) -> GameState:
         value_pile = sort_hand(value_pile + tuple(to_value) + (SPECIAL_FEED,) * overflow)
     discard = state.discard_pile.add(to_discard)
     if required:
-        return _discard_down(state, seat, player, hand, value_pile, discard, required, None)
-    new_player = PlayerState(player.cart, hand, player.goods, value_pile)
-    return _next_turn(state, seat, _replace(state.players, seat, new_player), discard)
+        return _discard_down(state, seat, hand, value_pile, discard, required, None)
+    players = with_player(state.players, seat, hand=hand, value_pile=value_pile)
+    return _next_turn(state, seat, players, discard)
 
 
 def verify_discard_card(state: GameState, move: DiscardCard) -> DiscardCard:
@@ -588,7 +585,7 @@ def verify_discard_card(state: GameState, move: DiscardCard) -> DiscardCard:
     due = verify_game_on(state).turn.discards_due
     if state.phase is not Phase.PLAY_TURNS or not due:
         _fail("T7", "no discard is due: cards are discarded only over the hand limit")
-    seat = cast(int, state.current_player)  # the turns phase always has one
+    seat: int = state.current_player  # type: ignore[assignment]  # the turns phase has one
     hand = state.players[seat].hand
     card = move.card
     if type(card) is SpecialFeedCard:
@@ -609,45 +606,36 @@ def _discard_card(state: GameState, move: DiscardCard) -> GameState:
     """Put the checked ``move``'s card onto the discard pile, down to the hand
     limit (T7). When the last one is made, or the rest leave no choice, the
     turn is over."""
-    seat = cast(int, state.current_player)
-    player = state.players[seat]
+    seat: int = state.current_player  # type: ignore[assignment]  # a player decides
+    hand = state.players[seat].hand
     return _discard_down(
-        state,
-        seat,
-        player,
-        player.hand,
-        player.value_pile,
-        state.discard_pile,
-        state.turn.discards_due,
-        move.card,
+        state, seat, hand, None, state.discard_pile, state.turn.discards_due, move.card
     )
 
 
 def _discard_down(
     state: GameState,
     seat: int,
-    player: PlayerState,
     hand: tuple[Card, ...],
-    value_pile: tuple[Card, ...],
+    value_pile: tuple[Card, ...] | None,
     discard: Pile,
     due: int,
     card: Card | None,
 ) -> GameState:
     """Discard ``card`` (if any) from ``hand``, then every discard that is the
-    only one possible, and either wait for the player's choice or end the turn."""
+    only one possible, and either wait for the player's choice or end the turn.
+    ``value_pile`` is the player's new value pile, None if it is unchanged."""
     options = [card] if card is not None else discard_options(hand, due, None)
     last = None
     while len(options) == 1:
         last = options[0]
-        hand = cast(tuple[Card, ...], hand_without(hand, last))  # an option is held
+        hand = hand_without(hand, last)  # an option is held
         discard = discard.add((last,))
         due -= 1
         if not due:
             break
         options = discard_options(hand, due, last)
-    players = _replace(
-        state.players, seat, PlayerState(player.cart, hand, player.goods, value_pile)
-    )
+    players = with_player(state.players, seat, hand=hand, value_pile=value_pile)
     if due:
         return next_state(
             state,
@@ -682,12 +670,11 @@ MOVE_RULES: dict[type, tuple[Check, Act]] = {
 :func:`troedler.apply_move` and :func:`troedler.verify_move` dispatch here."""
 
 
-# --- The functions that 0.4 deprecates ------------------------------------------
+# --- The action functions of 0.3, deprecated -------------------------------------
 #
 # One door makes a move: apply_move(state, move). The action functions of
-# 0.3 (take_pile(state, pile) ...) still work for one release, with a
-# warning, by building their move and going through that door's table; the
-# can_x functions of 0.2 are answered by is_legal(state, move).
+# 0.3 (take_pile(state, pile) ...) still work in 0.4, with a warning, by
+# building their move and going through that door's table; they go in 0.5.
 
 DEPRECATED_ACTIONS: dict[str, type] = {
     "take_pile": TakePile,
@@ -724,38 +711,7 @@ def deprecated_action(name: str) -> Callable[..., GameState]:
     return action
 
 
-_CAN = frozenset({f"can_{name}" for name in DEPRECATED_ACTIONS} | {"can_turn_up"})
-
-
 def __getattr__(name: str) -> object:
-    # Deprecated in 0.4, gone in the release after: apply_move makes a move.
     if name in DEPRECATED_ACTIONS:
         return deprecated_action(name)
-    # Deprecated in 0.3, gone in the release after: is_legal answers for a move.
-    if name in _CAN:
-        import warnings  # noqa: PLC0415 (only on the deprecated path)
-
-        warnings.warn(
-            f"troedler.actions.{name} is deprecated: use troedler.is_legal(state, move)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if name == "can_turn_up":
-            verify: Callable[..., object] = verify_turn_up
-        else:
-            move_type = DEPRECATED_ACTIONS[name[4:]]
-            check = MOVE_RULES[move_type][0]
-
-            def verify(state: GameState, *fields: object) -> object:
-                return check(state, move_type(*fields))
-
-        def can(state: GameState, *args: object) -> bool:
-            try:
-                verify(state, *args)
-            except IllegalMoveError:
-                return False
-            return True
-
-        can.__name__ = name
-        return can
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

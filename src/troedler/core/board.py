@@ -21,12 +21,14 @@ import attrs
 
 from troedler.core.datafile import Fields, read_packaged_toml, read_toml
 from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote
+from troedler.core.goods import TOTAL_GOODS
 
 __all__ = [
+    "ANY_KIND",
     "NUM_START_VILLAGES",
     "NUM_VILLAGES",
+    "ROUTE_ENDS",
     "ROUTE_WORDS",
-    "TOTAL_VILLAGE_NUMBERS",
     "Board",
     "Route",
     "RouteKind",
@@ -37,7 +39,10 @@ __all__ = [
 
 NUM_VILLAGES = 17
 NUM_START_VILLAGES = 4
-TOTAL_VILLAGE_NUMBERS = 48
+ROUTE_ENDS = 2
+"""A route joins two villages."""
+_AXES = 2
+"""A village's position on the drawing: x and y."""
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9'-]*\Z")
 
@@ -69,6 +74,11 @@ class RouteKind(enum.IntEnum):
             if key in (ROUTE_WORDS[kind], kind.name.lower()):
                 return kind
         raise NotationError(f"expected a route kind ({', '.join(ROUTE_WORDS)}), got {quote(text)}")
+
+
+ANY_KIND = len(RouteKind)
+"""Where "a route of any kind" (special feed, T5a) comes after the route
+kinds, in the tables kept by route kind."""
 
 
 def _as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
@@ -118,7 +128,9 @@ class Board:
     routes: tuple[Route, ...] = attrs.field(converter=_as_tuple)
     start_villages: tuple[str, ...] = attrs.field(converter=_as_tuple)
     # Read-only: every game on this board shares it.
-    _index: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
+    positions: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
+    """Each village's position in :attr:`villages`, by name (read-only):
+    :meth:`index` of every village at once."""
     _targets: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -128,14 +140,14 @@ class Board:
         if problem is not None:
             raise ConfigurationError(f"board {problem[0]}: {problem[1]}")
         index = {village.name: i for i, village in enumerate(self.villages)}
-        # targets[v][k]: villages one route of kind k away from v; targets[v][4]: any kind.
-        linked: list[list[set[int]]] = [[set() for _ in range(5)] for _ in self.villages]
+        # targets[v][k]: villages one route of kind k away from v; targets[v][ANY_KIND]: any kind.
+        linked: list[list[set[int]]] = [[set() for _ in range(ANY_KIND + 1)] for _ in self.villages]
         for route in self.routes:
             a, b = index[route.ends[0]], index[route.ends[1]]
             for here, there in ((a, b), (b, a)):
                 linked[here][route.kind].add(there)
-                linked[here][4].add(there)
-        object.__setattr__(self, "_index", types.MappingProxyType(index))
+                linked[here][ANY_KIND].add(there)
+        object.__setattr__(self, "positions", types.MappingProxyType(index))
         object.__setattr__(
             self, "_targets", tuple(tuple(tuple(sorted(s)) for s in row) for row in linked)
         )
@@ -149,18 +161,18 @@ class Board:
 
     def index(self, village: str) -> int:
         """The position of ``village`` in :attr:`villages`; KeyError if unknown."""
-        return self._index[village]
+        return self.positions[village]
 
     def has_village(self, name: str) -> bool:
         """Whether a village of this name is on the board."""
         try:
-            return name in self._index
+            return name in self.positions
         except TypeError:  # unhashable: certainly not a village name
             return False
 
     def village_named(self, text: str) -> str:
         """The board's spelling of the village named ``text`` (any case)."""
-        if text in self._index:
+        if text in self.positions:
             return text
         if not isinstance(text, str):
             raise NotationError(f"expected a village of the board, got {quote(text)}")
@@ -176,16 +188,16 @@ class Board:
         Each neighbour is listed once, in board order, however many routes
         lead there.
         """
-        row = self._targets[self._index[village]]
-        return tuple(self.villages[i].name for i in row[4 if kind is None else kind])
+        row = self._targets[self.positions[village]]
+        return tuple(self.villages[i].name for i in row[ANY_KIND if kind is None else kind])
 
     def targets(self, village: int, kind: RouteKind | None = None) -> tuple[int, ...]:
         """Like :meth:`neighbours`, by position in :attr:`villages`."""
-        return self._targets[village][4 if kind is None else kind]
+        return self._targets[village][ANY_KIND if kind is None else kind]
 
     def route_kinds(self, village: str) -> frozenset[RouteKind]:
         """The kinds of route that leave ``village``."""
-        row = self._targets[self._index[village]]
+        row = self._targets[self.positions[village]]
         return frozenset(kind for kind in RouteKind if row[kind])
 
     def start_village(self, seat: int, num_players: int) -> str:
@@ -215,20 +227,23 @@ def _first_problem(
         if folded in seen:
             return f"villages[{i}].name", f"{quote(village.name)} repeats villages[{seen[folded]}]"
         seen[folded] = i
-        if type(village.number) is not int or not 0 <= village.number <= TOTAL_VILLAGE_NUMBERS:
-            return f"villages[{i}].number", f"expected 0 to 48, got {quote(village.number)}"
+        if type(village.number) is not int or not 0 <= village.number <= TOTAL_GOODS:
+            return (
+                f"villages[{i}].number",
+                f"expected 0 to {TOTAL_GOODS}, got {quote(village.number)}",
+            )
     problem = _position_problem(villages)
     if problem is not None:
         return problem
     total = sum(village.number for village in villages)
-    if total != TOTAL_VILLAGE_NUMBERS:
-        return "villages", f"the village numbers add up to {total}, not 48 (C4)"
+    if total != TOTAL_GOODS:
+        return "villages", f"the village numbers add up to {total}, not {TOTAL_GOODS} (C4)"
     names = {village.name for village in villages}
     linked: dict[str, set[str]] = {name: set() for name in names}
     for j, route in enumerate(routes):
         if not isinstance(route, Route) or not isinstance(route.kind, RouteKind):
             return f"routes[{j}]", "expected a Route with a RouteKind"
-        if len(route.ends) != 2:
+        if len(route.ends) != ROUTE_ENDS:
             return f"routes[{j}].between", "expected two villages"
         for end in route.ends:
             if not isinstance(end, str) or end not in names:
@@ -278,7 +293,7 @@ def _position_problem(villages: tuple[Village, ...]) -> tuple[str, str] | None:
             continue
         if (
             not isinstance(where, tuple)
-            or len(where) != 2
+            or len(where) != _AXES
             or not all(type(c) in (int, float) and math.isfinite(c) for c in where)
             or not all(0 <= c <= MAX_POSITION for c in where)
         ):
@@ -298,12 +313,12 @@ def _board_from_toml(source: str, data: object) -> Board:
     villages = []
     for entry in top.tables("villages"):
         entry.only("name", "number", "position")
-        number = entry.integer("number", 0, TOTAL_VILLAGE_NUMBERS) if "number" in entry.table else 0
+        number = entry.integer("number", 0, TOTAL_GOODS) if "number" in entry.table else 0
         position = None
         if "position" in entry.table:
             where = entry.array("position")
             numbers = [c for c in where if isinstance(c, int | float) and not isinstance(c, bool)]
-            if len(where) != 2 or len(numbers) != 2:
+            if len(where) != _AXES or len(numbers) != _AXES:
                 raise entry.error("position", f"expected [x, y], got {quote(where)}")
             position = (float(numbers[0]), float(numbers[1]))
         villages.append(Village(entry.string("name"), number, position))
@@ -311,7 +326,7 @@ def _board_from_toml(source: str, data: object) -> Board:
     for entry in top.tables("routes"):
         entry.only("between", "kind")
         ends = entry.array("between")
-        if len(ends) != 2 or not all(isinstance(end, str) for end in ends):
+        if len(ends) != ROUTE_ENDS or not all(isinstance(end, str) for end in ends):
             raise entry.error("between", f"expected two village names, got {quote(ends)}")
         try:
             kind = RouteKind.parse(entry.string("kind"))

@@ -69,14 +69,22 @@ MAX_REQUEST_POINTS = 20
 SortKey = int
 """A card's place in hand order; equal cards, and only they, share one."""
 
+# Hand order: the routes by kind (their keys are the kinds), then the extra
+# good, special feed, and the goods requests, whose keys start after it.
+_EXTRA_GOOD_KEY = len(RouteKind)
+_SPECIAL_FEED_KEY = _EXTRA_GOOD_KEY + 1
+_FIRST_REQUEST_KEY = _SPECIAL_FEED_KEY + 1
+
 MAX_REQUEST_GOODS_OF_A_KIND = 16
 MAX_POINTS = 999
+_POINTS_DIGITS = len(str(MAX_POINTS))
 
 
 def _check_request_goods(instance: object, attribute: object, value: Goods) -> None:
     if not isinstance(value, Goods) or max(value.counts) > MAX_REQUEST_GOODS_OF_A_KIND:
         raise ConfigurationError(
-            f"a goods request shows Goods with at most 16 of a kind, not {quote(value)}"
+            f"a goods request shows Goods with at most {MAX_REQUEST_GOODS_OF_A_KIND} of a kind, "
+            f"not {quote(value)}"
         )
 
 
@@ -115,7 +123,7 @@ class RouteCard:
 class ExtraGoodCard:
     """The extra good (+1) card: take one more good where the cart is (T3)."""
 
-    sort_key: ClassVar[SortKey] = 4
+    sort_key: ClassVar[SortKey] = _EXTRA_GOOD_KEY
 
     def __str__(self) -> str:
         return "extra"
@@ -125,7 +133,7 @@ class ExtraGoodCard:
 class SpecialFeedCard:
     """Special feed: one move, one good or one substitution (T5); damage once used."""
 
-    sort_key: ClassVar[SortKey] = 5
+    sort_key: ClassVar[SortKey] = _SPECIAL_FEED_KEY
 
     def __str__(self) -> str:
         return "feed"
@@ -144,7 +152,9 @@ class RequestCard:
         key = len(self.goods)
         for n in self.goods.counts:
             key = key * (MAX_REQUEST_GOODS_OF_A_KIND + 1) + MAX_REQUEST_GOODS_OF_A_KIND - n
-        object.__setattr__(self, "sort_key", 6 + key * (MAX_POINTS + 1) + self.points)
+        object.__setattr__(
+            self, "sort_key", _FIRST_REQUEST_KEY + key * (MAX_POINTS + 1) + self.points
+        )
 
     def __str__(self) -> str:
         return f"{self.goods}:{self.points}"
@@ -246,14 +256,14 @@ def hand_counts(hand: Sequence[Card]) -> tuple[tuple[Card, int], ...]:
     return tuple(found)
 
 
-def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...] | None:
+def hand_without(hand: tuple[Card, ...], card: Card, count: int = 1) -> tuple[Card, ...]:
     """The sorted ``hand`` with ``count`` cards equal to ``card`` taken out;
-    None if it holds fewer."""
+    :class:`~troedler.ConfigurationError` if it holds fewer."""
     if count <= 0:
         return hand
     i = hand_index(hand, card)
     if i < 0 or i + count > len(hand) or hand[i + count - 1].sort_key != card.sort_key:
-        return None
+        raise ConfigurationError(f"the hand holds fewer than {count} {card} cards")
     return hand[:i] + hand[i + count :]
 
 
@@ -267,7 +277,7 @@ def parse_card(text: str) -> Card:
         return known
     if ":" in word:
         goods_text, _, points_text = word.partition(":")
-        if not points_text.isdigit() or len(points_text) > 3 or not goods_text:
+        if not points_text.isdigit() or len(points_text) > _POINTS_DIGITS or not goods_text:
             raise NotationError(f"expected a goods request like AAB:5, got {quote(text)}")
         try:
             return RequestCard(Goods.parse(goods_text), int(points_text))
@@ -359,7 +369,7 @@ class CardCatalogue:
             + len(self.requests)
             + self.special_feed
             + self.extra_goods
-            + 3 * len(self.starting_sets)
+            + sum(len(starting_set.cards) for starting_set in self.starting_sets)
         )
 
 

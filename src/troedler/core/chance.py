@@ -54,7 +54,7 @@ from troedler.core.forming import (
 )
 from troedler.core.goods import GOODS_PER_KIND, Good
 from troedler.core.limits import check_seed
-from troedler.core.rulebook import SETUP_SHUFFLES, Rules, round_cards
+from troedler.core.rulebook import SETUP_SHUFFLES, Rules, round_cards, setup_piles
 from troedler.core.setting_up import (
     deal,
     finish_setup,
@@ -196,8 +196,10 @@ def face_down(state: GameState, cards: Sequence[Card], number: int) -> tuple[Car
     return sort_hand(cards)
 
 
-_SETUP_DECK = SETUP_SHUFFLES - 1
-"""The set-up's last shuffle: the one that lays the game-round pile (S6)."""
+_GOODS, _REQUESTS, _SETUP_PILE, _SETUP_DECK = range(SETUP_SHUFFLES)
+"""The set-up's shuffles of a seeded game, by number: the goods (S4), the
+goods requests and the set-up pile (S5), and last the rest of the deck,
+which lays the game-round pile (S6)."""
 
 
 def _after_chance(state: GameState) -> GameState:
@@ -235,28 +237,32 @@ def _seed_answer(state: GameState) -> GameState:
     dealer piles take or the pile holds (R2)."""
     if state.phase is Phase.SET_UP:
         rules, cards, seed = state.rules, state.cards, state.seed
-        goods = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, 0)
+        goods = shuffled([good for good in Good for _ in range(GOODS_PER_KIND)], seed, _GOODS)
         # The set-up pile: the requests the second shuffle picks, mixed with
         # the special feed by the third (S5).
-        requests = shuffled(cards.requests, seed, 1)
-        chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
-        setup_pile = shuffled(chosen + (SPECIAL_FEED,) * rules.setup_feed, seed, 2)
-        state = deal(state, (*goods, *setup_pile))
-        # The fourth shuffle orders the cards left as seeded set-ups have
-        # always listed them (the routes, the requests not chosen in the
-        # second shuffle's order, the feed, the extra goods), not in hand
-        # order: in any other order every old seed would deal another game,
-        # and old records would no longer replay.
-        feed_left = cards.special_feed - rules.setup_feed
-        listing = (
-            cards.routes + rest + (SPECIAL_FEED,) * feed_left + (EXTRA_GOOD,) * cards.extra_goods
+        requests = shuffled(cards.requests, seed, _REQUESTS)
+        setup_pile, listing = setup_piles(
+            rules, cards, requests, cards.routes, SPECIAL_FEED, EXTRA_GOOD, _repeat, _join
         )
+        state = deal(state, (*goods, *shuffled(setup_pile, seed, _SETUP_PILE)))
+        # The fourth shuffle orders the cards left as seeded set-ups have
+        # always listed them, not in hand order: in any other order every
+        # old seed would deal another game, and old records would no
+        # longer replay.
         return start_forming(finish_setup(state, face_down(state, listing, _SETUP_DECK)))
     deck = state.game_round_pile
     if not deck:  # a reshuffle or the end of forming, which need no answer
         return state
     room = round_cards(state.num_players) - sum(map(len, state.dealer_piles))  # type: ignore[arg-type]
     return turn_up_top(state, min(room, len(deck)))
+
+
+def _repeat(card: Card, count: int) -> tuple[Card, ...]:
+    return (card,) * count
+
+
+def _join(*piles: tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(card for pile in piles for card in pile)
 
 
 def form_piles(state: GameState) -> GameState:

@@ -53,7 +53,8 @@ class FormatError(TroedlerError, ValueError):
     """A data file (board, cards) that is not valid.
 
     ``source`` names the file, ``field`` the offending field
-    (``villages[3].number``); both appear in the message.
+    (``villages[3].number``); both appear in the message, before what is
+    wrong (``message``).
     """
 
     def __init__(self, source: str, field: str, message: str) -> None:
@@ -61,6 +62,7 @@ class FormatError(TroedlerError, ValueError):
         super().__init__(f"{where}: {message}")
         self.source = source
         self.field = field
+        self.message = message
 
 
 class NotationError(TroedlerError, ValueError):
@@ -70,6 +72,10 @@ class NotationError(TroedlerError, ValueError):
 class ConfigurationError(TroedlerError, ValueError):
     """Arguments that cannot make a game or one of its values: a bad player
     count, rules, seat, seed, goods or card."""
+
+
+_MOST_BITS_WRITTEN = 128
+"""The largest int quoted in full, in bits (39 digits)."""
 
 
 class _Short(reprlib.Repr):
@@ -83,7 +89,7 @@ class _Short(reprlib.Repr):
     def repr_int(self, x: int, level: int) -> str:
         # Python refuses to write ints of more than 4300 digits, and writing
         # one of a million digits takes seconds: say how big it is instead.
-        if x.bit_length() > 128:
+        if x.bit_length() > _MOST_BITS_WRITTEN:
             return f"<int of {x.bit_length()} bits>"
         return reprlib.Repr.repr_int(self, x, level)
 

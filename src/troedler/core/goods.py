@@ -11,13 +11,23 @@ so ``Goods.parse("AAP")`` is two anvils and a pot (C1).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator
+from typing import cast
 
 import attrs
 
 from troedler.core.errors import ConfigurationError, NotationError, quote
 
-__all__ = ["GOOD_CODES", "Good", "Goods"]
+__all__ = [
+    "GOODS_PER_KIND",
+    "GOOD_CODES",
+    "GOOD_KINDS",
+    "TOTAL_GOODS",
+    "Good",
+    "Goods",
+    "kinds_of",
+]
 
 GOOD_CODES = "ABCUPV"
 """The notation letter of each good, in :class:`Good` order."""
@@ -54,17 +64,21 @@ class Good(enum.IntEnum):
             ) from None
 
 
-_ALL_GOODS = tuple(Good)
-_LETTERS = {letter: i for i, code in enumerate(GOOD_CODES) for letter in (code, code.lower())}
-_EMPTY_COUNTS = (0, 0, 0, 0, 0, 0)
-_STEP = tuple(256**good for good in _ALL_GOODS)
-"""What one more of each good adds to a :class:`Goods` value's code."""
-
-MAX_OF_A_KIND = 48
-"""The most of one good a :class:`Goods` may hold: the game has 48 goods in all."""
-
+GOOD_KINDS = len(Good)
+"""The kinds of goods (C1): six."""
 GOODS_PER_KIND = 8
 """Goods of each kind in the game (C1): no multiset a game meets holds more."""
+TOTAL_GOODS = GOODS_PER_KIND * GOOD_KINDS
+"""Goods in the game: 8 of each of the six kinds (C1). No :class:`Goods`
+holds more of one kind, and the village numbers of a board add up to it."""
+
+_ALL_GOODS = tuple(Good)
+_LETTERS = {letter: i for i, code in enumerate(GOOD_CODES) for letter in (code, code.lower())}
+_EMPTY_COUNTS = cast("tuple[int, int, int, int, int, int]", (0,) * GOOD_KINDS)
+_BYTE = 256
+"""Each count is one byte of a :class:`Goods` value's code: below 256 each."""
+_STEP = tuple(_BYTE**good for good in _ALL_GOODS)
+"""What one more of each good adds to a :class:`Goods` value's code."""
 
 _INTERN_LIMIT = 50_000
 """Most distinct goods kept for sharing (about 25 MB at most): 200,000 random
@@ -74,11 +88,11 @@ decisions meet some 16,000."""
 def _check_counts(instance: object, attribute: object, value: object) -> None:
     if (
         type(value) is not tuple
-        or len(value) != 6
-        or any(type(n) is not int or not 0 <= n <= MAX_OF_A_KIND for n in value)
+        or len(value) != GOOD_KINDS
+        or any(type(n) is not int or not 0 <= n <= TOTAL_GOODS for n in value)
     ):
         raise ConfigurationError(
-            f"goods counts must be six ints 0 to {MAX_OF_A_KIND}, got {quote(value)}"
+            f"goods counts must be six ints 0 to {TOTAL_GOODS}, got {quote(value)}"
         )
 
 
@@ -87,7 +101,7 @@ def _check_counts(instance: object, attribute: object, value: object) -> None:
 class Goods:
     """A multiset of goods, stored as one count per :class:`Good`.
 
-    Each count is 0 to 48 (:data:`MAX_OF_A_KIND`); anything else raises
+    Each count is 0 to :data:`TOTAL_GOODS` (48); anything else raises
     :class:`~troedler.ConfigurationError`.
 
     >>> g = Goods.parse("AAP")
@@ -113,12 +127,12 @@ class Goods:
     @classmethod
     def of(cls, goods: Iterable[Good]) -> Goods:
         """The multiset holding each good of ``goods`` once per occurrence."""
-        counts = [0] * 6
+        counts = [0] * GOOD_KINDS
         try:
             for good in goods:
                 i = _ALL_GOODS[good] if type(good) is Good else Good(good)
                 counts[i] += 1
-                if counts[i] > MAX_OF_A_KIND:
+                if counts[i] > TOTAL_GOODS:
                     break
         except (TypeError, ValueError):
             raise ConfigurationError(f"expected goods, got {quote(goods)}") from None
@@ -145,14 +159,14 @@ class Goods:
         stripped = text.strip()
         if stripped in ("", "-"):
             return EMPTY
-        if len(stripped) > 6 * MAX_OF_A_KIND:
+        if len(stripped) > GOOD_KINDS * TOTAL_GOODS:
             raise NotationError(f"expected goods like 'AAP', got {len(stripped)} letters")
-        counts = [0] * 6
+        counts = [0] * GOOD_KINDS
         for letter in stripped:
             i = _LETTERS.get(letter)
             counts[Good.parse(letter) if i is None else i] += 1
-        if max(counts) > MAX_OF_A_KIND:
-            raise NotationError(f"expected at most {MAX_OF_A_KIND} of a kind, got {quote(text)}")
+        if max(counts) > TOTAL_GOODS:
+            raise NotationError(f"expected at most {TOTAL_GOODS} of a kind, got {quote(text)}")
         return cls(tuple(counts))  # type: ignore[arg-type]
 
     def count(self, good: Good) -> int:
@@ -188,7 +202,7 @@ class Goods:
         if (
             type(number) is not int
             or (type(good) is not Good and type(good) is not int)
-            or not 0 <= good < 6
+            or not 0 <= good < GOOD_KINDS
         ):
             raise ConfigurationError(f"expected a good and a count, got {quote((good, number))}")
         counts = list(self.counts)
@@ -294,3 +308,9 @@ def _interned(counts: tuple[int, ...]) -> Goods:
 
 
 EMPTY = _interned(_EMPTY_COUNTS)
+
+
+kinds_of: Callable[[Goods], tuple[Good, ...]] = operator.attrgetter("_kinds")
+"""``goods.kinds()`` as a function of the goods: the distinct goods present,
+in :class:`Good` order. Listing the legal moves asks it for every village a
+move reaches; as a C call it builds no Python frame."""

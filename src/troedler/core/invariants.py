@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
 
 from troedler.core.board import Board
 from troedler.core.cards import (
@@ -24,12 +23,10 @@ from troedler.core.cards import (
     Card,
     CardCatalogue,
     RequestCard,
-    SpecialFeedCard,
     card_sort_key,
-    hand_count,
 )
 from troedler.core.chance import seed_answers
-from troedler.core.errors import TroedlerError, quote, some_of
+from troedler.core.errors import ConfigurationError, TroedlerError, quote, some_of
 from troedler.core.goods import GOODS_PER_KIND, Goods
 from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
 from troedler.core.rulebook import (
@@ -41,15 +38,20 @@ from troedler.core.rulebook import (
     VALUE_PILE_TYPES,
     Rules,
     discard_options,
+    discards_owed,
     goods_per_kind,
     goods_problem,
+    hand_limit_discards,
     most_carried,
     most_shuffles,
     next_to_take,
     pile_count,
     pile_takes,
     round_cards,
+    setup_pile_left,
     setup_portion,
+    setup_problem,
+    starting_sets,
     taker,
 )
 from troedler.core.state import NO_TURN, GameState, Phase, PlayerState, Position, Turn
@@ -59,15 +61,11 @@ __all__ = [
     "cards_in_play",
     "cards_in_state",
     "check_invariants",
-    "hand_size_problems",
     "located_problems",
-    "pending_discard_problem",
     "position_shape_problem",
     "problems",
     "public_problems",
-    "setup_goods_problem",
     "table_problems",
-    "taker_problem",
 ]
 
 
@@ -85,8 +83,8 @@ def _cards_in_play(
     counter.update(cards.requests)
     counter[SPECIAL_FEED] += cards.special_feed
     counter[EXTRA_GOOD] += cards.extra_goods
-    for seat in range(num_players):
-        counter.update(cards.starting_set(board.start_village(seat, num_players)).cards)
+    for starting_set in starting_sets(board, cards, num_players):
+        counter.update(starting_set.cards)
     return tuple(counter.items())
 
 
@@ -196,10 +194,9 @@ def table_problems(position: Position) -> list[Problem]:
         if not board.has_village(player.cart):
             found.append(("players", f"a cart stands on unknown village {quote(player.cart)}"))
     try:
-        for seat in range(rules.num_players):
-            position.cards.starting_set(board.start_village(seat, rules.num_players))
-    except KeyError:
-        found.append(("cards", "the cards have no starting set for a start village (C3)"))
+        starting_sets(board, position.cards, rules.num_players)
+    except ConfigurationError as error:
+        found.append(("cards", str(error)))
     return found
 
 
@@ -210,34 +207,46 @@ def public_problems(position: Position) -> list[Problem]:
     shuffles (R3), dealer piles (R2, R4), hand sizes (R4, T7), the set-up
     pile (S5, I2) and the turn (T4, T7).
     """
-    rules, board, cards, phase = position.rules, position.board, position.cards, position.phase
-    round_number, shuffles, dealer = position.round, position.shuffles, position.dealer
-    current, village_goods, turn = position.current_player, position.village_goods, position.turn
-    player_goods = tuple(p.goods for p in position.players)
-    hand_sizes = tuple(len(p.hand) for p in position.players)
-    pile_sizes = tuple(None if pile is None else len(pile) for pile in position.dealer_piles)
-    discard = position.discard_pile.cards
-    setting_up = phase is Phase.SET_UP
-    goods = goods_problem(goods_per_kind((*village_goods, *player_goods)), in_bag=setting_up)
-    if not goods and setting_up:  # only explicit chance waits there (_chance_problems)
-        goods = setup_goods_problem(board, village_goods, player_goods)
-    sizes = hand_size_problems(
-        rules, phase, dealer, current, pile_sizes.count(None), hand_sizes, len(turn.played)
-    )
     found = [
-        ("village_goods", goods),
-        ("current_player", _seat_problem(rules.num_players, phase, dealer, current)),
-        ("shuffles", _shuffle_problem(phase, round_number, shuffles)),
-        ("dealer_piles", _pile_problem(rules, phase, dealer, current, pile_sizes)),
-        ("discard_pile", _setup_pile_problem(rules, cards, phase, shuffles, discard)),
-        ("players", sizes[0] if sizes else None),
-        ("turn", _turn_problem(rules, board, phase, current, hand_sizes, discard, turn)),
+        ("village_goods", _goods_problem(position)),
+        ("current_player", _seat_problem(position)),
+        ("shuffles", _shuffle_problem(position)),
+        ("dealer_piles", _pile_problem(position)),
+        ("discard_pile", _setup_pile_problem(position)),
+        ("players", _hand_size_problem(position)),
+        ("turn", _turn_problem(position)),
     ]
     return [(field, problem) for field, problem in found if problem]
 
 
-def _seat_problem(n: int, phase: Phase, dealer: int, current: int | None) -> str | None:
+def _goods_problem(position: Position) -> str | None:
+    """The goods of villages and players: all 48 while the game goes on (C1),
+    dealt in board order while chance sets it up (S4)."""
+    village_goods = position.village_goods
+    player_goods = tuple(player.goods for player in position.players)
+    setting_up = position.phase is Phase.SET_UP
+    found = goods_problem(goods_per_kind((*village_goods, *player_goods)), in_bag=setting_up)
+    if found or not setting_up:  # only explicit chance waits there (_chance_problems)
+        return found
+    if any(player_goods):
+        return "a player holds goods before the game is set up (S4)"
+    filling = True
+    for village, goods in zip(position.board.villages, village_goods, strict=True):
+        if len(goods) > village.number or (goods and not filling):
+            return f"{village.name} holds {goods}: villages get their goods in board order (S4)"
+        if len(goods) < village.number:
+            filling = False  # the village chance deals to next: the rest are empty
+    return None
+
+
+def _seat_problem(position: Position) -> str | None:
     """The dealer is a seat; a player is to move exactly when one decides (R1, R5)."""
+    n, phase, dealer, current = (
+        position.rules.num_players,
+        position.phase,
+        position.dealer,
+        position.current_player,
+    )
     if not 0 <= dealer < n:
         return f"dealer {dealer} is not a seat"
     if phase is Phase.GAME_OVER or phase.is_chance:
@@ -247,70 +256,103 @@ def _seat_problem(n: int, phase: Phase, dealer: int, current: int | None) -> str
     return None
 
 
-def _shuffle_problem(phase: Phase, round_number: int, shuffles: int) -> str | None:
+def _shuffle_problem(position: Position) -> str | None:
     """Four shuffles at set-up, then at most two a round (S4-S6, R3)."""
-    if shuffles != 0 if phase is Phase.SET_UP else shuffles < SETUP_SHUFFLES:
+    shuffles, round_number = position.shuffles, position.round
+    if shuffles != 0 if position.phase is Phase.SET_UP else shuffles < SETUP_SHUFFLES:
         return f"{shuffles} shuffles: 0 while setting up, else at least {SETUP_SHUFFLES}"
     if shuffles > most_shuffles(round_number):
         return f"{shuffles} shuffles by round {round_number}: at most two a round"
     return None
 
 
-def _pile_problem(
-    rules: Rules, phase: Phase, dealer: int, current: int | None, sizes: tuple[int | None, ...]
-) -> str | None:
+def _pile_problem(position: Position) -> str | None:
     """The dealer piles: players + 1 while they are formed and taken, none
     otherwise, up to four cards each, taken in turn (R2, R4)."""
+    phase, piles, rules = position.phase, position.dealer_piles, position.rules
     if phase is not Phase.TAKE_PILES and phase is not Phase.FORM_PILES:
-        return "dealer piles lie on the table outside the take-piles phase" if sizes else None
-    if len(sizes) != pile_count(rules.num_players):
-        return f"{len(sizes)} dealer piles, not {pile_count(rules.num_players)}"
-    if any(size is not None and size > PILE_SIZE for size in sizes):
+        return "dealer piles lie on the table outside the take-piles phase" if piles else None
+    if len(piles) != pile_count(rules.num_players):
+        return f"{len(piles)} dealer piles, not {pile_count(rules.num_players)}"
+    if any(pile is not None and len(pile) > PILE_SIZE for pile in piles):
         return f"a dealer pile holds more than {PILE_SIZE} cards"
-    if phase is Phase.TAKE_PILES:
-        return taker_problem(rules, dealer, current, sizes.count(None))
+    if phase is not Phase.TAKE_PILES:
+        return None
+    taker = next_to_take(rules, position.dealer, piles.count(None))
+    if taker is None:
+        return "every seat has taken a pile, yet piles are being taken"
+    if position.current_player != taker:
+        return f"seat {taker} takes the next pile, not seat {position.current_player}"
     return None
 
 
-def _setup_pile_problem(
-    rules: Rules, cards: CardCatalogue, phase: Phase, shuffles: int, discard: Sequence[Card]
-) -> str | None:
+def _setup_pile_problem(position: Position) -> str | None:
     """Until the first reshuffle the set-up pile lies at the bottom of the
     discard pile, and everyone knows what it is made of (S5, I2): its known
-    cards and its unknown ones (None) add up to its requests and feed."""
-    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
-        return "the rules' set-up takes more requests or feed than the cards hold (S5)"
+    cards and its unknown ones add up to its requests and feed."""
+    rules = position.rules
+    problem = setup_problem(rules, position.cards)
+    if problem is not None:
+        return problem
     portion = setup_portion(rules)
-    if phase is Phase.SET_UP or shuffles != SETUP_SHUFFLES or not portion:
+    if position.phase is Phase.SET_UP or position.shuffles != SETUP_SHUFFLES or not portion:
         return None  # the set-up itself is checked with explicit chance
-    bottom = discard[:portion]
-    feed = sum(1 for card in bottom if type(card) is SpecialFeedCard)
-    requests = sum(1 for card in bottom if type(card) is RequestCard)
+    bottom = position.discard_pile.cards[:portion]
+    left = setup_pile_left(rules, bottom)
     unknown = sum(1 for card in bottom if card is UNKNOWN)
-    if (
-        len(bottom) == portion == feed + requests + unknown
-        and feed <= rules.setup_feed
-        and requests <= rules.setup_requests
-    ):
+    if len(bottom) == portion and left is not None and sum(left) == unknown:
         return None
     return (
-        f"no reshuffle yet, so the discard pile starts with the set-up's "
-        f"{rules.setup_requests} requests and {rules.setup_feed} feed (S5, I2)"
+        "no reshuffle yet, so the discard pile starts with the set-up pile, "
+        "its goods requests and special feed (S5, I2)"
     )
 
 
-def _turn_problem(
-    rules: Rules,
-    board: Board,
-    phase: Phase,
-    current: int | None,
-    hand_sizes: tuple[int, ...],
-    discard: Sequence[Card],
-    turn: Turn,
-) -> str | None:
+def _hand_size_problem(position: Position) -> str | None:
+    """A hand larger than the rules allow now (R4, T7).
+
+    Between turns a hand holds at most the hand limit (or the starting
+    set's cards); taking a dealer pile adds at most a pile's. The cards the
+    current turn has played came from the current player's hand.
+    """
+    rules, phase, dealer, current = (
+        position.rules,
+        position.phase,
+        position.dealer,
+        position.current_player,
+    )
+    n = len(position.players)
+    limit = rules.hand_limit
+    carried = most_carried(rules)
+    if not 0 <= dealer < n:
+        return None  # reported with the seats
+    if phase.is_chance:
+        most = [carried] * n
+    elif phase is Phase.TAKE_PILES:
+        most = [carried] * n
+        for k in range(min(pile_takes(rules, position.dealer_piles.count(None)), n)):
+            most[taker(dealer, n, k)] = carried + PILE_SIZE
+    elif phase is Phase.PLAY_TURNS:
+        if current is None or not 0 <= current < n:
+            return None  # reported with the seats
+        most = [carried + PILE_SIZE] * n
+        for k in range((current - dealer) % n):
+            most[(dealer + k) % n] = limit
+    else:
+        most = [limit] * n
+    played = len(position.turn.played)
+    for seat, player in enumerate(position.players):
+        held = len(player.hand) + (played if seat == current else 0)
+        if held > most[seat]:
+            return f"seat {seat} holds {held} cards; at most {most[seat]} can be held now (R4, T7)"
+    return None
+
+
+def _turn_problem(position: Position) -> str | None:
     """The turn so far: one request played for each village delivered to,
     once each (T4); discards due only once the turn's cards are put away,
-    from a hand that far over the limit, the last one on top (T7)."""
+    from a hand that owes them, the last one on top (T7)."""
+    turn, phase, current = position.turn, position.phase, position.current_player
     if phase is not Phase.PLAY_TURNS and turn != NO_TURN:
         return "a turn is under way outside the turns phase"
     requests = sum(1 for card in turn.played if type(card) is RequestCard)
@@ -319,17 +361,19 @@ def _turn_problem(
         return "a village received two goods requests in one turn (T4)"
     if requests != len(delivered):
         return f"the turn played {requests} goods requests for {len(delivered)} villages (T4)"
-    if any(not board.has_village(village) for village in delivered):
+    if any(not position.board.has_village(village) for village in delivered):
         return "the turn delivered to a village not on the board"
     if not due:
         return None if last is None else "a last discard is recorded, yet no discard is due (T7)"
     if turn.played or delivered:
         return "discards are due, yet the turn still holds played cards (T7)"
-    if phase is Phase.PLAY_TURNS and current is not None and 0 <= current < len(hand_sizes):
-        held, limit = hand_sizes[current], rules.hand_limit
-        if held != limit + due:
+    if phase is Phase.PLAY_TURNS and current is not None and 0 <= current < len(position.players):
+        held, limit = len(position.players[current].hand), position.rules.hand_limit
+        # What a hand of that size owes, its feed within the limit (T7).
+        if discards_owed(held, 0, limit)[0] != due:
             return f"{due} discards are due from a hand of {held}, hand limit {limit} (T7)"
-        if last is not None and (not discard or discard[-1] != last):
+        discard = position.discard_pile
+        if last is not None and (not discard or discard.top != last):
             return "the card discarded last is not on top of the discard pile (T7)"
     return None
 
@@ -375,7 +419,7 @@ def position_shape_problem(position: Position, kinds: frozenset[type]) -> str | 
     found = (
         _int_problem(position.shuffles, "shuffles", 0, MAX_SHUFFLES)
         or _int_problem(position.round, "round", 1, MAX_ROUNDS)
-        or _int_problem(position.dealer, "dealer", 0, 3)
+        or _int_problem(position.dealer, "dealer", 0, MAX_PLAYERS - 1)
         or _cards_problem(position.game_round_pile, "the game-round pile", kinds)
     )
     if found:
@@ -449,22 +493,16 @@ def _chance_problems(state: GameState) -> list[Problem]:
         # The goods are dealt first (S4), then the set-up pile is laid (S5).
         dealt = min(goods_per_kind((*state.village_goods, *(p.goods for p in state.players))))
         laid = state.discard_pile.cards
-        feed = sum(1 for card in laid if type(card) is SpecialFeedCard)
-        requests = sum(1 for card in laid if type(card) is RequestCard)
-        if (
-            feed + requests != len(laid)
-            or feed > rules.setup_feed
-            or requests > rules.setup_requests
-            or (laid and dealt < GOODS_PER_KIND)
-        ):
-            found.append(
+        left = setup_pile_left(rules, laid)
+        if left is None or (laid and dealt < GOODS_PER_KIND):
+            return [
                 (
                     "discard_pile",
                     "the set-up pile being laid holds other cards than its own (S4, S5)",
                 )
-            )
-        feed_left, requests_left = rules.setup_feed - feed, rules.setup_requests - requests
-        if dealt == GOODS_PER_KIND and feed_left <= 0 and requests_left <= 0:
+            ]
+        feed_left, requests_left = left
+        if dealt == GOODS_PER_KIND and not feed_left and not requests_left:
             found.append(("phase", "the set-up is complete, so the game has left the set-up phase"))
         elif pile.count(SPECIAL_FEED) < feed_left or (
             sum(1 for card in pile if type(card) is RequestCard) < requests_left
@@ -485,99 +523,21 @@ def _chance_problems(state: GameState) -> list[Problem]:
     return found
 
 
-def taker_problem(rules: Rules, dealer: int, current: int | None, piles_gone: int) -> str | None:
-    """Why ``current`` is not the seat to take (or, two players, discard) the
-    next dealer pile once ``piles_gone`` are gone (R4); None if it is."""
-    taker = next_to_take(rules, dealer, piles_gone)
-    if taker is None:
-        return "every seat has taken a pile, yet piles are being taken"
-    if current != taker:
-        return f"seat {taker} takes the next pile, not seat {current}"
-    return None
-
-
-def setup_goods_problem(
-    board: Board, village_goods: tuple[Goods, ...], player_goods: tuple[Goods, ...]
-) -> str | None:
-    """What is wrong with the goods of a game that chance is still setting up (S4)."""
-    if any(player_goods):
-        return "a player holds goods before the game is set up (S4)"
-    filling = True
-    for village, goods in zip(board.villages, village_goods, strict=True):
-        if len(goods) > village.number or (goods and not filling):
-            return f"{village.name} holds {goods}: villages get their goods in board order (S4)"
-        if len(goods) < village.number:
-            filling = False  # the village chance deals to next: the rest are empty
-    return None
-
-
 def _pending_discard_problems(state: GameState) -> list[Problem]:
-    """A hand-limit discard that is due but cannot be made from the hand as it
-    stands (T7); the public side (the hand's size, the last discard on top)
-    is :func:`public_problems`'."""
-    turn = state.turn
-    due, seat, limit = turn.discards_due, state.current_player, state.rules.hand_limit
+    """A hand-limit discard that is due but that the hand cannot make as it
+    stands (T7): the hand does not owe it, or too few of its cards may still
+    go in hand order. The size of the hand is :func:`public_problems`'."""
+    turn, seat = state.turn, state.current_player
+    due, limit = turn.discards_due, state.rules.hand_limit
     if not due or state.phase is not Phase.PLAY_TURNS or seat is None:
         return []
-    if not 0 <= seat < len(state.players) or len(state.players[seat].hand) != limit + due:
-        return []  # reported with the seats or the turn
-    problem = pending_discard_problem(state.players[seat].hand, due, turn.last_discard, limit)
-    return [("turn", problem)] if problem else []
-
-
-def pending_discard_problem(
-    hand: tuple[Card, ...], due: int, last: Card | None, limit: int
-) -> str | None:
-    """Why ``hand`` cannot make the ``due`` hand-limit discards still due, the
-    last one ``last`` (T7); None if it can."""
-    if len(hand) != limit + due or hand_count(hand, SPECIAL_FEED) > limit:
-        return f"{due} discards are due from a hand of {len(hand)}, hand limit {limit} (T7)"
-    if not discard_options(hand, due, last):
-        return f"{due} discards are due, but fewer cards than that may still go (T7)"
-    return None
-
-
-def hand_size_problems(
-    rules: Rules,
-    phase: Phase,
-    dealer: int,
-    current: int | None,
-    piles_gone: int,
-    sizes: tuple[int, ...],
-    played: int,
-) -> list[str]:
-    """Hands of ``sizes`` cards that are larger than the rules allow (R4, T7).
-
-    Between turns a hand holds at most the hand limit (or the starting
-    set's 3 cards); taking a dealer pile adds at most a pile's 4. ``piles_gone`` is
-    how many dealer piles are taken or discarded, ``played`` how many cards
-    the current turn has played. Seats out of range are left to the caller.
-    """
-    n = len(sizes)
-    limit = rules.hand_limit
-    carried = most_carried(rules)
-    if not 0 <= dealer < n:
-        return []
-    if phase.is_chance:
-        most = [carried] * n
-    elif phase is Phase.TAKE_PILES:
-        most = [carried] * n
-        for k in range(min(pile_takes(rules, piles_gone), n)):
-            most[taker(dealer, n, k)] = carried + PILE_SIZE
-    elif phase is Phase.PLAY_TURNS:
-        if current is None or not 0 <= current < n:
-            return []
-        most = [carried + PILE_SIZE] * n
-        for k in range((current - dealer) % n):
-            most[(dealer + k) % n] = limit
-    else:
-        most = [limit] * n
-    found = []
-    for seat, size in enumerate(sizes):
-        # Every card played this turn came from the current player's hand.
-        held = size + played if seat == current and phase is Phase.PLAY_TURNS else size
-        if held > most[seat]:
-            found.append(
-                f"seat {seat} holds {held} cards; at most {most[seat]} can be held now (R4, T7)"
-            )
-    return found
+    if not 0 <= seat < len(state.players):
+        return []  # reported with the seats
+    hand = state.players[seat].hand
+    if hand_limit_discards(hand, limit) != (due, 0):
+        return [
+            ("turn", f"{due} discards are due from a hand of {len(hand)}, hand limit {limit} (T7)")
+        ]
+    if not discard_options(hand, due, turn.last_discard):
+        return [("turn", f"{due} discards are due, but fewer cards than that may still go (T7)")]
+    return []

@@ -8,7 +8,6 @@ disagree: every listed move applies, and every move that applies is listed.
 from __future__ import annotations
 
 import functools
-from typing import cast
 
 from troedler.core import actions
 from troedler.core.cards import (
@@ -18,7 +17,7 @@ from troedler.core.cards import (
     SpecialFeedCard,
 )
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.core.goods import Goods
+from troedler.core.goods import GOOD_KINDS, Goods, kinds_of
 from troedler.core.moves import (
     DISCARD_PILE_MOVES,
     END_TURN,
@@ -82,11 +81,11 @@ def _not_a_state(value: object) -> ConfigurationError:
 
 
 def _turn_moves(state: Position) -> tuple[Move, ...]:
-    player = state.players[cast(int, state.current_player)]
+    player = state.players[state.current_player]  # type: ignore[index]  # a player decides
     board = state.board
     table = board_moves(board)
     village_goods = state.village_goods
-    here = board.index(player.cart)
+    here = board.positions[player.cart]
     moves: list[Move] = []
     add = moves.append
 
@@ -102,22 +101,22 @@ def _turn_moves(state: Position) -> tuple[Move, ...]:
                 last_kind = kind
                 for there, options in table.routes[here][kind]:
                     add(options[0])
-                    for good in village_goods[there].kinds():
+                    for good in kinds_of(village_goods[there]):
                         add(options[good + 1])
         elif card_type is SpecialFeedCard:
             feed += 1
         elif card_type is ExtraGoodCard:
             has_extra = True
-        elif not requests or card != requests[-1]:
+        elif not requests or card.sort_key != requests[-1].sort_key:
             requests.append(card)  # type: ignore[arg-type]
 
-    here_kinds = village_goods[here].kinds()
+    here_kinds = kinds_of(village_goods[here])
     if has_extra:
         moves.extend(EXTRA_GOOD_MOVES[good] for good in here_kinds)
     if feed:
         for there, options in table.feed[here]:
             add(options[0])
-            for good in village_goods[there].kinds():
+            for good in kinds_of(village_goods[there]):
                 add(options[good + 1])
         moves.extend(FEED_EXTRA_GOOD_MOVES[good] for good in here_kinds)
     if requests and not village_goods[here] and player.cart not in state.turn.delivered_to:
@@ -136,7 +135,7 @@ def _turn_moves(state: Position) -> tuple[Move, ...]:
 
 
 def _discard_moves(state: Position) -> tuple[Move, ...]:
-    player = state.players[cast(int, state.current_player)]
+    player = state.players[state.current_player]  # type: ignore[index]  # a player decides
     turn = state.turn
     return tuple(
         map(discard_move, discard_options(player.hand, turn.discards_due, turn.last_discard))
@@ -153,7 +152,7 @@ def _request_moves(
     found: list[tuple[int, tuple[int, ...]]] = []
 
     def extend(kind: int, counts: tuple[int, ...], left: int, cost: int) -> None:
-        if kind == 6:
+        if kind == GOOD_KINDS:
             if left == 0:
                 found.append((cost, counts))
             return

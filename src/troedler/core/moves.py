@@ -329,9 +329,20 @@ class BoardMoves:
     """feed[village]: where special feed leads."""
 
 
-@functools.lru_cache(maxsize=8)
 def board_moves(board: Board) -> BoardMoves:
     """The route and feed moves of ``board`` (T2, T5a), by village and kind."""
+    # Asked at nearly every decision, of one board again and again: the last
+    # board's moves are found by identity, which spares hashing the board.
+    last = _LAST_BOARD_MOVES[0]
+    if last[0] is board:
+        return last[1]
+    found = _board_moves(board)
+    _LAST_BOARD_MOVES[0] = (board, found)
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def _board_moves(board: Board) -> BoardMoves:
 
     def arrivals(village: int, kind: RouteKind | None) -> Arrivals:
         result = []
@@ -353,3 +364,7 @@ def board_moves(board: Board) -> BoardMoves:
         routes=tuple(tuple(arrivals(v, kind) for kind in RouteKind) for v in range(count)),
         feed=tuple(arrivals(v, None) for v in range(count)),
     )
+
+
+_LAST_BOARD_MOVES: list[tuple[Board | None, BoardMoves]] = [(None, BoardMoves((), ()))]
+"""The board :func:`board_moves` was last asked for, and its moves."""

@@ -1,8 +1,9 @@
 """The facts of the rules, each stated once, in the order of the rule ids.
 
 The formulas among them (the hidden part of the set-up pile, a reshuffle,
-the discards owed, the end of the game, damage and total damage) are plain
-arithmetic on their numbers: they give the same answer for Python integers
+the discards owed, the end of the game, damage and total damage, points
+and standing, the piles of a seeded set-up) are plain arithmetic (or
+slicing) on their numbers: they give the same answer for Python integers
 and, element by element, for arrays, so that the vectorized engine
 (:mod:`troedler.jax`) computes each rule with the very same function. Their
 conditions combine with ``&`` and ``|``, never ``and``/``or``, and
@@ -18,14 +19,27 @@ card types are :data:`troedler.core.cards.CARD_TYPES`; the goods of each kind ar
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
 
-from troedler.core.cards import SPECIAL_FEED, Card, RequestCard, SpecialFeedCard, hand_count
+from troedler.core.board import Board
+from troedler.core.cards import (
+    NUM_REQUESTS,
+    NUM_SPECIAL_FEED,
+    NUM_STARTING_SETS,
+    SPECIAL_FEED,
+    UNKNOWN,
+    Card,
+    CardCatalogue,
+    RequestCard,
+    SpecialFeedCard,
+    StartingSet,
+    hand_count,
+)
 from troedler.core.errors import ConfigurationError, quote
-from troedler.core.goods import GOODS_PER_KIND, Good, Goods
+from troedler.core.goods import GOOD_KINDS, GOODS_PER_KIND, TOTAL_GOODS, Good, Goods
 
 __all__ = [
     "HAND_LIMIT",
@@ -38,7 +52,6 @@ __all__ = [
     "SETUP_SHUFFLES",
     "SHUFFLES_PER_ROUND",
     "START_HAND",
-    "TOTAL_GOODS",
     "TWO_PLAYER_DAMAGE_MARGIN",
     "VALUE_PILE_TYPES",
     "Rules",
@@ -59,15 +72,18 @@ __all__ = [
     "round_cards",
     "setup_discards",
     "setup_pile_hidden",
+    "setup_pile_left",
+    "setup_piles",
     "setup_portion",
+    "setup_problem",
+    "standing",
+    "starting_sets",
     "taker",
+    "total_points",
+    "value_pile_parts",
 ]
 
 # --- C: the components --------------------------------------------------------
-
-TOTAL_GOODS = GOODS_PER_KIND * len(Good)
-"""Goods in the game: 8 of each of the six kinds (C1)."""
-
 
 MAX_CARDS = 200
 """A bound on any count or list of cards: more than the game's 110 (C2), so
@@ -76,7 +92,7 @@ that readers and checks refuse a list no game can hold after bounded work."""
 
 def goods_per_kind(goods: Iterable[Goods]) -> list[int]:
     """How many of each good, in :class:`~troedler.Good` order, ``goods`` hold together."""
-    counts = [0] * len(Good)
+    counts = [0] * GOOD_KINDS
     for held in goods:
         for good, number in enumerate(held.counts):
             counts[good] += number
@@ -114,6 +130,95 @@ def setup_discards(num_players: int) -> int:
 def setup_portion(rules: Rules) -> int:
     """Cards in the set-up pile: its goods requests and its special feed (S5)."""
     return rules.setup_requests + rules.setup_feed
+
+
+def setup_piles(
+    rules: Rules,
+    cards: CardCatalogue,
+    requests: Any,
+    routes: Any,
+    feed: Any,
+    extra: Any,
+    repeat: Callable[[Any, int], Any],
+    join: Callable[..., Any],
+) -> tuple[Any, Any]:
+    """The set-up pile before its shuffle, and the rest of the deck in the
+    order a seeded set-up has always listed it (S5, S6), from the goods
+    ``requests`` in the order their shuffle gave them.
+
+    The set-up pile takes the first ``rules.setup_requests`` requests and
+    ``rules.setup_feed`` special feed; the rest of the deck is the route
+    cards ``routes``, the other requests, the other special feed and the
+    extra goods. ``repeat(card, n)`` and ``join(*piles)`` build the piles,
+    so that tuples of cards and arrays of card types are laid alike.
+    """
+    chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
+    setup_pile = join(chosen, repeat(feed, rules.setup_feed))
+    deck = join(
+        routes,
+        rest,
+        repeat(feed, cards.special_feed - rules.setup_feed),
+        repeat(extra, cards.extra_goods),
+    )
+    return setup_pile, deck
+
+
+def setup_problem(rules: Rules, cards: CardCatalogue) -> str | None:
+    """Why the set-up pile of ``rules`` cannot be laid from ``cards`` (S5): it
+    takes more goods requests or special feed than they hold; None if it can."""
+    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
+        return (
+            f"S5: the set-up takes {rules.setup_requests} goods requests and "
+            f"{rules.setup_feed} special feed; the cards have {len(cards.requests)} and "
+            f"{cards.special_feed}"
+        )
+    return None
+
+
+def setup_pile_left(rules: Rules, laid: Iterable[Card]) -> tuple[int, int] | None:
+    """The special feed and the goods requests that the set-up pile still
+    takes (S5) once ``laid`` lies in it, or None if ``laid`` holds another
+    card, or more feed or more requests than the pile takes.
+
+    ``laid`` is the pile's cards from the bottom; in a seat's view an
+    :data:`~troedler.core.cards.UNKNOWN` card is one of those still taken.
+    """
+    feed = rules.setup_feed
+    requests = rules.setup_requests
+    for card in laid:
+        if type(card) is SpecialFeedCard:
+            feed -= 1
+        elif type(card) is RequestCard:
+            requests -= 1
+        elif card is not UNKNOWN:
+            return None
+    if feed < 0 or requests < 0:
+        return None
+    return feed, requests
+
+
+def starting_sets(board: Board, cards: CardCatalogue, num_players: int) -> tuple[StartingSet, ...]:
+    """Each seat's starting set (C3, S2): the one marked with its start
+    village, whose route card leaves that village;
+    :class:`~troedler.ConfigurationError` naming C3 where the cards have none
+    or its route does not leave the village."""
+    found = []
+    for seat in range(num_players):
+        village = board.start_village(seat, num_players)
+        try:
+            starting_set = cards.starting_set(village)
+        except KeyError:
+            raise ConfigurationError(
+                f"C3: the cards have no starting set for start village {village}"
+            ) from None
+        if starting_set.route not in board.route_kinds(village):
+            kind = starting_set.route.code
+            raise ConfigurationError(
+                f"C3: the starting set of {village} has a {kind} card, "
+                f"but no {kind} leaves {village}"
+            )
+        found.append(starting_set)
+    return tuple(found)
 
 
 START_HAND = 3
@@ -225,6 +330,20 @@ def goes_to_value_pile(card: Card) -> bool:
     return type(card) is SpecialFeedCard or type(card) is RequestCard
 
 
+def value_pile_parts(cards: Iterable[Card]) -> tuple[int, tuple[RequestCard, ...]]:
+    """The special feed used and the fulfilled goods requests among the cards
+    of a value pile (T6), the requests in their order: the feed is the
+    damage of E2, the requests the points of E5."""
+    feed = 0
+    requests: list[RequestCard] = []
+    for card in cards:
+        if type(card) is RequestCard:
+            requests.append(card)
+        elif type(card) is SpecialFeedCard:
+            feed += 1
+    return feed, tuple(requests)
+
+
 HAND_LIMIT = 4
 """Cards a player may keep after their turn (T7); ``Rules.hand_limit`` may change it."""
 
@@ -294,6 +413,19 @@ def ends_game(rules: Rules, most_fulfilled: int) -> bool:
     return most_fulfilled >= rules.end_threshold
 
 
+def total_points(request_points: int, goods_held: int) -> int:
+    """A player's points (E5): the points of their fulfilled goods requests,
+    plus one per good held, total damage or not."""
+    return request_points + goods_held
+
+
+def standing(points: int, goods_held: int) -> int:
+    """Where a player without total damage finishes (E6), as one number:
+    most points first, then fewest goods held (no one holds more than
+    :data:`~troedler.core.goods.TOTAL_GOODS`). Equal numbers share the win."""
+    return points * (TOTAL_GOODS + 1) - goods_held
+
+
 def damage(feed_used: int, goods_held: int) -> int:
     """A player's damage (E2): the special feed used, plus half the goods
     held, rounded up."""
@@ -320,15 +452,21 @@ def totally_damaged(
 
 # --- The rules of one game: the player count and the options the rules leave open ---
 
+MOST_FULFILLED = NUM_REQUESTS + NUM_STARTING_SETS
+"""Most goods requests a value pile can hold: the game's 26 in the deck and
+the 4 of the starting sets (C2); no end threshold above it can be reached."""
+MOST_HAND_LIMIT = 20
+"""The largest hand limit the rules accept: above it four hands would hold
+nearly the whole deck."""
+
 OPTION_RANGES = {
-    "end_threshold": (1, 30),
-    "hand_limit": (0, 20),
-    "setup_requests": (0, 26),
-    "setup_feed": (0, 24),
+    "end_threshold": (1, MOST_FULFILLED),
+    "hand_limit": (0, MOST_HAND_LIMIT),
+    "setup_requests": (0, NUM_REQUESTS),
+    "setup_feed": (0, NUM_SPECIAL_FEED),
 }
-"""The sane range of each numeric option. The game has 30 goods requests, 26
-of them in the deck, and 24 special feed in the deck; a hand limit above 20
-would let four hands hold nearly the whole deck."""
+"""The sane range of each numeric option: the set-up pile takes at most the
+deck's goods requests and special feed (C2)."""
 
 
 @attrs.frozen(cache_hash=True)
@@ -352,9 +490,9 @@ class Rules:
     """Dealer discards a pile before taking (R4) and total damage by a margin (E4)."""
     hand_limit: int = HAND_LIMIT
     """Cards a player may keep after their turn (T7); 0 to 20."""
-    setup_requests: int = 9
+    setup_requests: int = setup_discards(MAX_PLAYERS)
     """Goods requests shuffled into the set-up discard pile (S5)."""
-    setup_feed: int = 9
+    setup_feed: int = setup_discards(MAX_PLAYERS)
     """Special feed shuffled into the set-up discard pile (S5)."""
     reshuffle_mid_forming: bool = True
     """[decision R3] When the game-round pile runs out while piles are formed,
@@ -367,11 +505,11 @@ class Rules:
 
     def __attrs_post_init__(self) -> None:
         _check_players(self.num_players)
-        for name in ("two_player_rules", "reshuffle_mid_forming"):
+        for name in _BOOLEAN_OPTIONS:
             value = getattr(self, name)
             if type(value) is not bool:
                 raise ConfigurationError(f"rules.{name} must be True or False, not {quote(value)}")
-        if self.two_player_rules and self.num_players != 2:
+        if self.two_player_rules and self.num_players != MIN_PLAYERS:
             raise ConfigurationError(f"R4: two-player rules need 2 players, not {self.num_players}")
         for name, (low, high) in OPTION_RANGES.items():
             value = getattr(self, name)
@@ -387,7 +525,7 @@ class Rules:
         defaults: dict[str, Any] = {
             "num_players": num_players,
             "end_threshold": end_threshold(num_players),
-            "two_player_rules": num_players == 2,
+            "two_player_rules": num_players == MIN_PLAYERS,
             "setup_requests": setup_discards(num_players),
             "setup_feed": setup_discards(num_players),
         }
@@ -396,6 +534,10 @@ class Rules:
             raise ConfigurationError(f"unknown rules option {quote(sorted(map(str, unknown))[0])}")
         defaults.update(options)
         return cls(**defaults)
+
+
+_BOOLEAN_OPTIONS = ("two_player_rules", "reshuffle_mid_forming", "explicit_chance")
+"""The options that are True or False; the others are :data:`OPTION_RANGES`'."""
 
 
 def _check_players(num_players: object) -> None:

@@ -7,13 +7,13 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from troedler.core import rulebook
-from troedler.core.cards import Card, RequestCard, SpecialFeedCard
+from troedler.core.cards import Card
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
-from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS, TWO_PLAYER_DAMAGE_MARGIN
+from troedler.core.goods import TOTAL_GOODS
+from troedler.core.rulebook import MAX_PLAYERS, MIN_PLAYERS
 from troedler.core.state import GameState, Position
 
 __all__ = [
-    "TWO_PLAYER_DAMAGE_MARGIN",
     "Outcome",
     "Tally",
     "outcome",
@@ -46,16 +46,16 @@ class Tally:
             type(feed) is not int
             or type(goods) is not int
             or feed < 0
-            or goods < 0
+            or not 0 <= goods <= TOTAL_GOODS
             or type(points) is not tuple
             # A bool or a float is no point: only ints, compared once they are.
             or bool(points and (set(map(type, points)) != _INT or min(points) < 0))
         )
         if bad:
             raise ConfigurationError(
-                f"Tally: expected counts of 0 or more (feed_used {quote(feed)}, goods_held "
-                f"{quote(goods)}) and a tuple of points of 0 or more (request_points "
-                f"{quote(points)})"
+                f"Tally: expected counts of 0 or more, at most {TOTAL_GOODS} goods (feed_used "
+                f"{quote(feed)}, goods_held {quote(goods)}) and a tuple of points of 0 or more "
+                f"(request_points {quote(points)})"
             )
 
     @property
@@ -66,7 +66,7 @@ class Tally:
     @property
     def points(self) -> int:
         """Request points plus one per good held (E5)."""
-        return sum(self.request_points) + self.goods_held
+        return rulebook.total_points(sum(self.request_points), self.goods_held)
 
 
 @attrs.frozen
@@ -100,20 +100,21 @@ def score(tallies: Sequence[Tally], *, two_player_rules: bool | None = None) -> 
         if not isinstance(tally, Tally):  # a Tally checks its numbers as it is built
             raise ConfigurationError(f"tally of seat {seat} must be a Tally, got {quote(tally)}")
     if two_player_rules is None:
-        two_player_rules = len(tallies) == 2
+        two_player_rules = len(tallies) == MIN_PLAYERS
     damage = tuple(tally.damage for tally in tallies)
     points = tuple(tally.points for tally in tallies)
     totally_damaged = _totally_damaged(damage, two_player_rules)
     contenders = [seat for seat in range(len(tallies)) if seat not in totally_damaged]
-    best = max((points[seat], -tallies[seat].goods_held) for seat in contenders)
-    winners = frozenset(
-        seat for seat in contenders if (points[seat], -tallies[seat].goods_held) == best
-    )
+    standings = {
+        seat: rulebook.standing(points[seat], tallies[seat].goods_held) for seat in contenders
+    }
+    best = max(standings.values())
+    winners = frozenset(seat for seat, standing in standings.items() if standing == best)
     return Outcome(tallies, damage, totally_damaged, points, winners)
 
 
 def _totally_damaged(damage: tuple[int, ...], two_player_rules: bool) -> frozenset[int]:
-    if two_player_rules and len(damage) != 2:
+    if two_player_rules and len(damage) != MIN_PLAYERS:
         raise ConfigurationError("E4: two-player scoring needs exactly 2 tallies")
     highest = max(damage)
     at_highest = damage.count(highest)
@@ -146,14 +147,8 @@ def value_pile_tally(value_pile: Iterable[Card], goods_held: int) -> Tally:
     a seat's tally through this too, with the cards its turn has played so
     far (which join the value pile when the turn ends, T6).
     """
-    feed_used = 0
-    request_points = []
-    for card in value_pile:
-        if isinstance(card, RequestCard):
-            request_points.append(card.points)
-        elif isinstance(card, SpecialFeedCard):
-            feed_used += 1
-    return Tally(feed_used, goods_held, tuple(request_points))
+    feed_used, requests = rulebook.value_pile_parts(value_pile)
+    return Tally(feed_used, goods_held, tuple(request.points for request in requests))
 
 
 def outcome(state: GameState) -> Outcome:

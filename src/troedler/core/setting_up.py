@@ -31,9 +31,16 @@ from troedler.core.cards import (
 )
 from troedler.core.datafile import describe
 from troedler.core.errors import ConfigurationError, IllegalMoveError, quote
-from troedler.core.goods import GOODS_PER_KIND, Good, Goods
+from troedler.core.goods import GOOD_KINDS, GOODS_PER_KIND, Good, Goods
 from troedler.core.pile import Pile
-from troedler.core.rulebook import SETUP_SHUFFLES, Rules, setup_portion
+from troedler.core.rulebook import (
+    SETUP_SHUFFLES,
+    Rules,
+    setup_pile_left,
+    setup_portion,
+    setup_problem,
+    starting_sets,
+)
 from troedler.core.state import NO_TURN, GameState, Phase, PlayerState
 
 __all__ = [
@@ -77,15 +84,10 @@ def set_table(
     cards = default_cards() if cards is None else cards
     if not isinstance(board, Board) or not isinstance(cards, CardCatalogue):
         raise ConfigurationError("board must be a Board and cards a CardCatalogue")
-    if rules.setup_requests > len(cards.requests) or rules.setup_feed > cards.special_feed:
-        raise ConfigurationError(
-            f"S5: the set-up takes {rules.setup_requests} goods requests and "
-            f"{rules.setup_feed} special feed; the cards have {len(cards.requests)} and "
-            f"{cards.special_feed}"
-        )
-    starts = [board.start_village(seat, num_players) for seat in range(num_players)]
-    for village in starts:
-        _check_starting_set(board, cards, village)
+    problem = setup_problem(rules, cards)
+    if problem is not None:
+        raise ConfigurationError(problem)
+    seats = starting_sets(board, cards, num_players)
     deck = (
         cards.routes
         + cards.requests
@@ -107,8 +109,8 @@ def set_table(
         discard_pile=Pile(),
         village_goods=(Goods(),) * len(board.villages),
         players=tuple(
-            PlayerState(village, sort_hand(cards.starting_set(village).cards), Goods())
-            for village in starts
+            PlayerState(cart=seat.village, hand=sort_hand(seat.cards), goods=Goods())
+            for seat in seats
         ),
         turn=NO_TURN,
         seed=seed,
@@ -135,7 +137,7 @@ def setup_outcomes(state: GameState) -> tuple[tuple[Good | Card, int], ...]:
     if state.phase is not Phase.SET_UP:
         raise IllegalMoveError("S4", f"the game is set up already (now: {state.phase.value})")
     if _next_village(state.board, state.village_goods) is not None:
-        left = [GOODS_PER_KIND] * len(Good)
+        left = [GOODS_PER_KIND] * GOOD_KINDS
         for goods in state.village_goods:
             for kind, n in enumerate(goods.counts):
                 left[kind] -= n
@@ -143,7 +145,8 @@ def setup_outcomes(state: GameState) -> tuple[tuple[Good | Card, int], ...]:
     pool = [
         (card, n) for card, n in hand_counts(state.game_round_pile) if type(card) is RequestCard
     ]
-    feed_left, requests_left = _setup_pile_left(state)
+    # A state being set up holds only the set-up pile's cards (its invariants).
+    feed_left, requests_left = setup_pile_left(state.rules, state.discard_pile.cards) or (0, 0)
     pool_size = sum(n for _card, n in pool)
     outcomes: list[tuple[Good | Card, int]] = []
     if feed_left > 0:
@@ -153,16 +156,6 @@ def setup_outcomes(state: GameState) -> tuple[tuple[Good | Card, int], ...]:
     if requests_left > 0:
         outcomes.extend((card, requests_left * n) for card, n in pool)
     return tuple(outcomes)
-
-
-def _setup_pile_left(state: GameState) -> tuple[int, int]:
-    """The special feed and the goods requests the set-up pile still takes (S5)."""
-    laid = state.discard_pile.cards
-    feed = state.rules.setup_feed - laid.count(SPECIAL_FEED)
-    requests = min(state.rules.setup_requests, len(state.cards.requests)) - sum(
-        1 for card in laid if type(card) is RequestCard
-    )
-    return feed, requests
 
 
 def verify_deal(state: GameState, outcome: object) -> Good | Card:
@@ -231,17 +224,3 @@ def _without(deck: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
         start = i + count
     kept.append(deck[start:])
     return tuple(itertools.chain.from_iterable(kept))
-
-
-def _check_starting_set(board: Board, cards: CardCatalogue, village: str) -> None:
-    try:
-        starting_set = cards.starting_set(village)
-    except KeyError:
-        raise ConfigurationError(
-            f"C3: the cards have no starting set for start village {village}"
-        ) from None
-    if starting_set.route not in board.route_kinds(village):
-        raise ConfigurationError(
-            f"C3: the starting set of {village} has a {starting_set.route.code} card, "
-            f"but no {starting_set.route.code} leaves {village}"
-        )

@@ -56,7 +56,7 @@ def shuffled(items: Sequence[T], seed: int, number: int) -> tuple[T, ...]:
     """
     result = list(items)
     size = len(result)
-    if size < 2:
+    if size <= 1:  # nothing to mix
         return tuple(result)
     wanted = size - 1 + _SPARE_WORDS
     words = _words(seed, number, wanted)

@@ -10,22 +10,22 @@ the top card.
 from __future__ import annotations
 
 import enum
-from typing import Literal
+import typing
+from collections.abc import Callable
+from typing import Any, Literal
 
 import attrs
 
 from troedler.core.board import Board
-from troedler.core.cards import SPECIAL_FEED, Card, CardCatalogue, RequestCard, hand_count
+from troedler.core.cards import Card, CardCatalogue, RequestCard
 from troedler.core.errors import ConfigurationError, quote
 from troedler.core.goods import Goods
 from troedler.core.pile import Pile
-from troedler.core.rulebook import SETUP_SHUFFLES, START_HAND, TOTAL_GOODS, Rules
+from troedler.core.rulebook import Rules, value_pile_parts
 
 __all__ = [
     "NO_TURN",
-    "SETUP_SHUFFLES",
-    "START_HAND",
-    "TOTAL_GOODS",
+    "RECALLS",
     "GameState",
     "Phase",
     "PlayerState",
@@ -33,6 +33,8 @@ __all__ = [
     "Recall",
     "Turn",
     "next_state",
+    "position_fields",
+    "with_player",
 ]
 
 
@@ -75,14 +77,13 @@ class PlayerState:
 
     @property
     def fulfilled_requests(self) -> tuple[RequestCard, ...]:
-        """The goods requests on the value pile."""
-        # In hand order the feed comes first, then the requests.
-        return self.value_pile[hand_count(self.value_pile, SPECIAL_FEED) :]  # type: ignore[return-value]
+        """The goods requests on the value pile, in its order (T6, E5)."""
+        return value_pile_parts(self.value_pile)[1]
 
     @property
     def feed_used(self) -> int:
         """Special feed on the value pile: the feed part of the damage (E2)."""
-        return hand_count(self.value_pile, SPECIAL_FEED)
+        return value_pile_parts(self.value_pile)[0]
 
 
 @attrs.frozen(weakref_slot=False)
@@ -107,6 +108,8 @@ NO_TURN = Turn()
 
 Recall = Literal["perfect", "table"]
 """What a seat remembers (I1, I3): everything it saw, or what lies on the table now."""
+RECALLS: tuple[Recall, ...] = typing.get_args(Recall)
+"""Each :data:`Recall`, in the order of :data:`Recall`."""
 
 
 # repr=False: the generated repr lists every card and runs to 12,000 characters.
@@ -235,22 +238,97 @@ def next_state(
     whatever else changed; the rest is shared with ``state``.
 
     The one place the rules build a state from the one before, and much
-    cheaper than :func:`attrs.evolve` on the hot path.
+    cheaper than :func:`attrs.evolve` on the hot path: each field is set
+    through its own slot, as attrs' ``__init__`` would set it, but without
+    looking the field up by name (``object.__setattr__``) for every one of
+    them. A state has no validators to skip, and
+    ``tests/test_values.py`` checks that this builds what ``GameState(...)``
+    builds, field for field.
     """
-    return GameState(
-        state.rules,
-        state.board,
-        state.cards,
-        state.shuffles if shuffles is None else shuffles,
-        state.round if round_number is None else round_number,
-        state.dealer if dealer is None else dealer,
-        state.phase if phase is None else phase,
-        current_player,
-        state.game_round_pile if game_round_pile is None else game_round_pile,
-        state.dealer_piles if dealer_piles is None else dealer_piles,
-        state.discard_pile if discard_pile is None else discard_pile,
-        state.village_goods if village_goods is None else village_goods,
-        state.players if players is None else players,
-        turn,
-        state.seed,
-    )
+    new = _new(GameState)
+    _set_rules(new, state.rules)
+    _set_board(new, state.board)
+    _set_cards(new, state.cards)
+    _set_shuffles(new, state.shuffles if shuffles is None else shuffles)
+    _set_round(new, state.round if round_number is None else round_number)
+    _set_dealer(new, state.dealer if dealer is None else dealer)
+    _set_phase(new, state.phase if phase is None else phase)
+    _set_current_player(new, current_player)
+    _set_game_round_pile(new, state.game_round_pile if game_round_pile is None else game_round_pile)
+    _set_dealer_piles(new, state.dealer_piles if dealer_piles is None else dealer_piles)
+    _set_discard_pile(new, state.discard_pile if discard_pile is None else discard_pile)
+    _set_village_goods(new, state.village_goods if village_goods is None else village_goods)
+    _set_players(new, state.players if players is None else players)
+    _set_turn(new, turn)
+    _set_seed(new, state.seed)
+    return new
+
+
+_new = object.__new__
+
+
+def _slot_setter(record: type, field: str) -> Callable[[Any, Any], None]:
+    """What sets ``field`` of a ``record`` in its slot, as attrs' ``__init__``
+    does, without looking the field up by name each time."""
+    setter: Callable[[Any, Any], None] = getattr(record, field).__set__
+    return setter
+
+
+# Each field's own slot of GameState, set directly (see next_state).
+_set_rules = _slot_setter(GameState, "rules")
+_set_board = _slot_setter(GameState, "board")
+_set_cards = _slot_setter(GameState, "cards")
+_set_shuffles = _slot_setter(GameState, "shuffles")
+_set_round = _slot_setter(GameState, "round")
+_set_dealer = _slot_setter(GameState, "dealer")
+_set_phase = _slot_setter(GameState, "phase")
+_set_current_player = _slot_setter(GameState, "current_player")
+_set_game_round_pile = _slot_setter(GameState, "game_round_pile")
+_set_dealer_piles = _slot_setter(GameState, "dealer_piles")
+_set_discard_pile = _slot_setter(GameState, "discard_pile")
+_set_village_goods = _slot_setter(GameState, "village_goods")
+_set_players = _slot_setter(GameState, "players")
+_set_turn = _slot_setter(GameState, "turn")
+_set_seed = _slot_setter(GameState, "seed")
+
+
+def with_player(
+    players: tuple[PlayerState, ...],
+    seat: int,
+    *,
+    hand: tuple[Card, ...],
+    cart: str | None = None,
+    goods: Goods | None = None,
+    value_pile: tuple[Card, ...] | None = None,
+) -> tuple[PlayerState, ...]:
+    """``players`` with ``seat``'s player after a move: their ``hand`` and
+    whatever else changed; the rest is shared.
+
+    The one place the rules build a player from the one before, as
+    :func:`next_state` is for a state: a field added to
+    :class:`PlayerState` is carried over here.
+    """
+    player = players[seat]
+    moved = _new(PlayerState)  # each field through its own slot, as next_state does
+    _set_cart(moved, player.cart if cart is None else cart)
+    _set_hand(moved, hand)
+    _set_goods(moved, player.goods if goods is None else goods)
+    _set_value_pile(moved, player.value_pile if value_pile is None else value_pile)
+    return players[:seat] + (moved,) + players[seat + 1 :]
+
+
+# Each field's own slot of PlayerState, set directly (see with_player).
+_set_cart = _slot_setter(PlayerState, "cart")
+_set_hand = _slot_setter(PlayerState, "hand")
+_set_goods = _slot_setter(PlayerState, "goods")
+_set_value_pile = _slot_setter(PlayerState, "value_pile")
+
+
+def position_fields(position: Position) -> dict[str, Any]:
+    """The fields of ``position`` that every :class:`Position` has, by name:
+    to build a record of another kind of position from it, so that a field
+    added to :class:`Position` is carried over."""
+    return {name: getattr(position, name) for name in _POSITION_FIELDS}
+
+
+_POSITION_FIELDS = tuple(field.name for field in attrs.fields(Position))

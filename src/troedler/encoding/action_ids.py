@@ -87,6 +87,7 @@ from troedler.core.state import GameState
 __all__ = [
     "ACTION_LAYOUT_VERSION",
     "IDENTITY_CAP",
+    "SECTION_NAMES",
     "ActionEncoder",
     "ActionLayout",
     "Section",
@@ -148,7 +149,7 @@ more than the engine's prebuilt ones."""
 _TWO_PLAYER_PILES = 3
 """Only the two-player dealer discards a dealer pile, and they form 3 (R2, R4)."""
 
-_NAMES = (
+SECTION_NAMES = (
     "take pile",
     "discard pile",
     "route",
@@ -159,11 +160,13 @@ _NAMES = (
     "end turn",
     "discard card",
 )
+"""The sections of the action ids, in id order: the one statement of that
+order, which the JAX engine reads too."""
 
 
 def _layout_moves(board: Board, cards: CardCatalogue) -> Iterator[tuple[str, list[Move]]]:
     """Each section's name and its moves, in id order."""
-    names = iter(_NAMES)
+    names = iter(SECTION_NAMES)
     yield next(names), [TakePile(i) for i in range(MAX_PILES)]
     yield next(names), [DiscardPile(i) for i in range(_TWO_PLAYER_PILES)]
     takes: tuple[Good | None, ...] = (None, *Good)

@@ -24,11 +24,15 @@ from troedler.core.moves import (
     PlayRoute,
     TakePile,
 )
+from troedler.core.rulebook import MAX_PLAYERS, pile_count
 from troedler.core.state import GameState
 
 __all__ = ["parse_move"]
 
 MAX_TEXT = 200
+
+_PILE_DIGITS = len(str(pile_count(MAX_PLAYERS) - 1))
+"""Digits of the highest dealer pile number."""
 
 _EXAMPLES = (
     "take 2, discard 1, bridge Knockando +V, feed Knockando, extra +A, feed +A, "
@@ -57,7 +61,7 @@ def parse_move(text: str, state: GameState) -> Move:
     if head == "discard" and len(rest) == 1 and not rest[0].isdecimal():
         return DiscardCard(parse_card(rest[0]))
     if head in ("take", "discard"):
-        if len(rest) != 1 or not rest[0].isdecimal() or len(rest[0]) > 2:
+        if len(rest) != 1 or not rest[0].isdecimal() or len(rest[0]) > _PILE_DIGITS:
             what = "a pile number" if head == "take" else "a pile number or a card"
             raise NotationError(f"expected '{head} N' with {what}, got {quote(text)}")
         return TakePile(int(rest[0])) if head == "take" else DiscardPile(int(rest[0]))
@@ -86,30 +90,30 @@ def parse_move(text: str, state: GameState) -> Move:
 
 
 def _parse_take(text: str, words: list[str]) -> Good:
-    if len(words) != 1 or not words[0].startswith("+") or len(words[0]) < 2:
+    if len(words) != 1 or not words[0].startswith("+") or words[0] == "+":
         raise NotationError(f"expected one good to take, like +V, in {quote(text)}")
     return Good.parse(words[0][1:])
 
 
 def _parse_destination(text: str, words: list[str], state: GameState) -> tuple[str, Good | None]:
-    if not 1 <= len(words) <= 2:
+    village, *take = words or [""]
+    if len(take) > 1 or not village:
         raise NotationError(
             f"expected a village and maybe a good to take, like 'Knockando +V', in {quote(text)}"
         )
-    village = state.board.village_named(words[0])
-    take = _parse_take(text, words[1:]) if len(words) == 2 else None
-    return village, take
+    return state.board.village_named(village), _parse_take(text, take) if take else None
 
 
 def _parse_delivery(text: str, words: list[str], state: GameState) -> PlayRequest:
-    if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "with"):
+    code, *how = words or [""]
+    if not code or (how and (len(how) != len(("with", "ABP")) or how[0].lower() != "with")):
         raise NotationError(
             f"expected 'deliver AAB:5' or 'deliver AAB:5 with ABP', got {quote(text)}"
         )
-    request = parse_card(words[0])
+    request = parse_card(code)
     if not isinstance(request, RequestCard):
-        raise NotationError(f"expected a goods request like AAB:5, got {quote(words[0])}")
+        raise NotationError(f"expected a goods request like AAB:5, got {quote(code)}")
     if request not in cards_in_play(state.cards, state.board, state.num_players):
-        raise NotationError(f"no goods request {quote(words[0])} among this game's cards")
-    delivered = Goods.parse(words[2]) if len(words) == 3 else request.goods
+        raise NotationError(f"no goods request {quote(code)} among this game's cards")
+    delivered = Goods.parse(how[1]) if how else request.goods
     return PlayRequest(request, delivered)

@@ -35,15 +35,26 @@ from troedler.core.cards import (
     RequestCard,
     default_cards,
     fingerprint,
-    sort_hand,
 )
-from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote, some_of
+from troedler.core.datafile import Fields
+from troedler.core.errors import ConfigurationError, FormatError, NotationError, quote
 from troedler.core.goods import Goods
-from troedler.core.invariants import located_problems, problems
-from troedler.core.limits import MAX_ROUNDS, MAX_SEED, MAX_SHUFFLES, MIN_SEED
-from troedler.core.pile import Pile
-from troedler.core.rulebook import MAX_CARDS, OPTION_RANGES, TOTAL_GOODS, Rules
-from troedler.core.state import GameState, Phase, PlayerState, Turn
+from troedler.core.limits import MAX_SEED
+from troedler.core.rulebook import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    PLAYER_COUNTS,
+    Rules,
+    pile_count,
+)
+from troedler.core.state import GameState, Turn
+from troedler.io.fields import (
+    STATE_FORMAT,
+    STATE_VERSION,
+    rules_to_data,
+    state_from_fields,
+    writable,
+)
 
 __all__ = ["MAX_POSITION_CHARS", "card_codes", "from_position_text", "position_text"]
 
@@ -64,26 +75,28 @@ _LETTER_CARDS: dict[str, Card] = {
     "s": SPECIAL_FEED,
 }
 _CARD_LETTERS = {card: letter for letter, card in _LETTER_CARDS.items()}
-_REQUEST = re.compile(r"([A-Z]+)([0-9]{1,3})")
-_GOODS = re.compile(r"[A-Z]+\Z")
-_LIST_ITEM = re.compile(r"([a-z])([0-9]{0,3})|([A-Z]+)([0-9]{1,3})")
-
-_PHASES = {phase.name.lower(): phase for phase in Phase}
+_NUMBER_DIGITS = len(str(MAX_SEED))
+"""The most digits of any number a text holds: the seed's."""
+_RUN_DIGITS = len(str(MAX_CARDS))
+_POINTS_DIGITS = len(str(MAX_POINTS))
+_LIST_ITEM = re.compile(rf"([a-z])([0-9]{{0,{_RUN_DIGITS}}})|([A-Z]+)([0-9]{{1,{_POINTS_DIGITS}}})")
 
 _TEXT_FIELDS = {
-    "shuffles": "shuffles",
-    "round": "round",
-    "dealer": "dealer",
-    "phase": "phase",
+    "rules": "players",
+    "fingerprint": "board",
     "current_player": "to_move",
     "game_round_pile": "pile",
     "dealer_piles": "piles",
     "discard_pile": "discard",
     "village_goods": "villages",
     "players": "seats",
-    "turn": "turn",
 }
-"""The field of the text that holds each field of a state, to name it in errors."""
+"""The field of the text that holds each field of a state whose name it
+does not share, to name it in errors."""
+_SEAT_PARTS = ("cart", "hand", "goods", "value_pile")
+"""A seat's entries, ``:`` between them."""
+_TURN_PARTS = ("played", "delivered_to", "discards_due", "last_discard")
+"""A turn's entries, ``:`` between them."""
 
 # Rules options other than the player count, written only where they differ
 # from the rulebook's (Rules.for_players), in this order.
@@ -161,13 +174,7 @@ def position_text(state: GameState) -> str:
     :func:`troedler.check_invariants`); any other raises
     :class:`~troedler.ConfigurationError` naming what is wrong.
     """
-    if not isinstance(state, GameState):
-        raise ConfigurationError(f"expected a GameState, got {quote(state)}")
-    found = problems(state)
-    if found:
-        raise ConfigurationError(
-            "cannot write a state no game can reach: " + some_of(found, 3, separator="; ")
-        )
+    state = writable(state)
     rules = state.rules
     fields = [f"players={rules.num_players}"]
     default = Rules.for_players(rules.num_players)
@@ -208,6 +215,11 @@ def position_text(state: GameState) -> str:
 
 
 # --- reading -------------------------------------------------------------------
+#
+# The text is read into the fields of a state's JSON document, and those are
+# read by the one reader of them (troedler.io.fields.state_from_fields): the
+# text's own grammar is checked here, every field's meaning there, and an
+# error there is named by the part of the text that holds the field.
 
 
 def _error(part: str, message: str) -> FormatError:
@@ -218,19 +230,13 @@ def _short(text: str) -> str:
     return quote(text, 40)
 
 
-def _integer(part: str, text: str, low: int, high: int) -> int:
-    # Digits only, and no more than the bound has: int() of a long string
+def _number(part: str, text: str) -> int:
+    """The whole number ``text``; its range is the field's reader's to check."""
+    # Digits only, and no more than any number needs: int() of a long string
     # costs quadratic time, and "+1" or "1_0" are no way to write a number.
-    if not text.isdigit() or not text.isascii() or len(text) > len(str(high)):
-        raise _error(part, f"expected a whole number {low} to {high}, got {_short(text)}")
-    value = int(text)
-    if not low <= value <= high:
-        raise _error(part, f"expected a whole number {low} to {high}, got {value}")
-    return value
-
-
-def _seat(part: str, text: str, players: int) -> int:
-    return _integer(part, text, 0, players - 1)
+    if not text.isdigit() or not text.isascii() or len(text) > _NUMBER_DIGITS:
+        raise _error(part, f"expected a whole number, got {_short(text)}")
+    return int(text)
 
 
 def _cards(part: str, text: str) -> tuple[Card, ...]:
@@ -253,7 +259,11 @@ def _cards(part: str, text: str) -> tuple[Card, ...]:
                 raise _error(
                     part, f"card {len(found)}: {_short(letter)} is no card (t b f m e s or AAB5)"
                 )
-            times = _integer(f"{part}[{len(found)}]", count, 1, MAX_CARDS_IN_LIST) if count else 1
+            times = int(count) if count else 1
+            if not 1 <= times <= MAX_CARDS_IN_LIST:
+                raise _error(
+                    f"{part}[{len(found)}]", f"expected 1 to {MAX_CARDS_IN_LIST}, got {times}"
+                )
             cards = (card,) * times
         if len(found) + len(cards) > MAX_CARDS_IN_LIST:
             raise _error(part, f"holds more than {MAX_CARDS_IN_LIST} cards")
@@ -267,29 +277,19 @@ def _cards(part: str, text: str) -> tuple[Card, ...]:
     return tuple(found)
 
 
+def _codes(part: str, text: str) -> list[str]:
+    """The cards of one list as the state's fields write them."""
+    return [str(card) for card in _cards(part, text)]
+
+
 def _request(part: str, goods_text: str, points_text: str) -> RequestCard:
-    points = _integer(part, points_text, 1, MAX_POINTS)
+    points = int(points_text)
+    if not 1 <= points <= MAX_POINTS:
+        raise _error(part, f"expected 1 to {MAX_POINTS} points, got {points}")
     try:
         return RequestCard(Goods.parse(goods_text), points)
     except (NotationError, ConfigurationError, ValueError) as error:
         raise _error(part, f"no goods request: {error}") from None
-
-
-def _goods(part: str, text: str) -> Goods:
-    if len(text) > TOTAL_GOODS:
-        raise _error(part, f"holds {len(text)} goods, more than {TOTAL_GOODS}")
-    if text != "-" and not _GOODS.match(text):
-        raise _error(part, f"expected goods letters like AAP, or - for none, got {_short(text)}")
-    try:
-        return Goods.parse(text)
-    except NotationError as error:
-        raise _error(part, str(error)) from None
-
-
-def _village(part: str, text: str, board: Board) -> str:
-    if not board.has_village(text):
-        raise _error(part, f"expected a village of the board, got {_short(text)}")
-    return text
 
 
 def _items(part: str, text: str, separator: str, most: int) -> list[str]:
@@ -328,9 +328,13 @@ def _fields(text: object) -> dict[str, str]:
     return fields
 
 
-def _rules(fields: dict[str, str]) -> Rules:
-    players = _integer("players", fields["players"], 2, 4)
-    options: dict[str, bool | int] = {}
+def _rules(fields: dict[str, str], players: int) -> dict[str, object]:
+    """The rules' fields: the rulebook's for the player count, and the options given."""
+    data: dict[str, object] = (
+        rules_to_data(Rules.for_players(players))
+        if players in PLAYER_COUNTS
+        else {"num_players": players}
+    )
     for name in _RULE_OPTIONS:
         if name not in fields:
             continue
@@ -338,36 +342,114 @@ def _rules(fields: dict[str, str]) -> Rules:
         if name in _BOOLEAN_OPTIONS:
             if value not in ("yes", "no"):
                 raise _error(name, f"expected yes or no, got {_short(value)}")
-            options[name] = value == "yes"
+            data[name] = value == "yes"
         else:
-            options[name] = _integer(name, value, *OPTION_RANGES[name])
-    try:
-        return Rules.for_players(players, **options)
-    except ConfigurationError as error:
-        raise _error("players", f"no rules: {error}") from None
+            data[name] = _number(name, value)
+    return data
 
 
-def _material(
-    fields: dict[str, str], board: Board | None, cards: CardCatalogue | None
-) -> tuple[Board, CardCatalogue]:
-    board = default_board() if board is None else board
-    cards = default_cards() if cards is None else cards
-    default = fingerprint(default_board(), default_cards())
-    named = fields.get("board", default)
-    expected = fingerprint(board, cards)
-    if named != expected:
-        if "board" not in fields:
-            raise _error(
-                "board",
-                f"is missing: the text is of troedler's own board and cards, not of "
-                f"those passed ({expected!r})",
-            )
+def _stamp(fields: dict[str, str], board: Board, cards: CardCatalogue) -> str:
+    """The fingerprint the text names: troedler's own board and cards where
+    it names none."""
+    if "board" in fields:
+        return fields["board"]
+    if fingerprint(board, cards) != fingerprint(default_board(), default_cards()):
         raise _error(
             "board",
-            f"the game used another board or cards ({_short(named)}); these give "
-            f"{expected!r}: pass the board and cards it was played with",
+            f"is missing: the text is of troedler's own board and cards, not of "
+            f"those passed ({fingerprint(board, cards)!r})",
         )
-    return board, cards
+    return fingerprint(board, cards)
+
+
+def _document(fields: dict[str, str], board: Board, cards: CardCatalogue) -> dict[str, object]:
+    """The fields of a state's JSON document that the text holds."""
+    players = _number("players", fields["players"])
+    seats = players if players in PLAYER_COUNTS else MAX_PLAYERS
+    villages = _items("villages", fields["villages"], "/", len(board.villages))
+    if len(villages) != len(board.villages):
+        raise _error(
+            "villages", f"expected goods for {len(board.villages)} villages, got {len(villages)}"
+        )
+    piles = fields["piles"]
+    to_move = fields["to_move"]
+    return {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "rules": _rules(fields, players),
+        "fingerprint": _stamp(fields, board, cards),
+        "seed": _number("seed", fields["seed"]),
+        "shuffles": _number("shuffles", fields["shuffles"]),
+        "round": _number("round", fields["round"]),
+        "dealer": _number("dealer", fields["dealer"]),
+        "phase": fields["phase"],
+        "current_player": None if to_move == "-" else _number("to_move", to_move),
+        "game_round_pile": _codes("pile", fields["pile"]),
+        "dealer_piles": [
+            None if item == "x" else _codes(f"piles[{j}]", item)
+            for j, item in enumerate(
+                () if piles == "-" else _items("piles", piles, "/", pile_count(seats))
+            )
+        ],
+        "discard_pile": _codes("discard", fields["discard"]),
+        "village_goods": {
+            village.name: goods for village, goods in zip(board.villages, villages, strict=True)
+        },
+        "players": [
+            _seat(f"seats[{i}]", item)
+            for i, item in enumerate(_items("seats", fields["seats"], "/", seats))
+        ],
+        "turn": _turn(fields["turn"], board),
+    }
+
+
+def _seat(part: str, text: str) -> dict[str, object]:
+    entries = _items(part, text, ":", len(_SEAT_PARTS))
+    if len(entries) != len(_SEAT_PARTS):
+        raise _error(part, "expected cart:hand:goods:value-pile")
+    cart, hand, goods, value_pile = entries
+    return {
+        "cart": cart,
+        "hand": _codes(f"{part}.hand", hand),
+        "goods": goods,
+        "value_pile": _codes(f"{part}.value_pile", value_pile),
+    }
+
+
+def _turn(text: str, board: Board) -> dict[str, object]:
+    if text == "-":
+        played, delivered, due, last = "-", "-", "0", "-"
+    else:
+        entries = _items("turn", text, ":", len(_TURN_PARTS))
+        if len(entries) != len(_TURN_PARTS):
+            raise _error("turn", "expected - or played:delivered:discards-due:last-discard")
+        played, delivered, due, last = entries
+    last_cards = _codes("turn.last_discard", last)
+    if len(last_cards) > 1:
+        raise _error("turn.last_discard", "expected one card or -")
+    return {
+        "played": _codes("turn.played", played),
+        "delivered_to": (
+            []
+            if delivered == "-"
+            else _items("turn.delivered", delivered, ",", len(board.villages))
+        ),
+        "discards_due": _number("turn.discards_due", due),
+        "last_discard": last_cards[0] if last_cards else None,
+    }
+
+
+def _part(field: str, board: Board) -> str:
+    """The part of the text that holds the state's ``field`` (``players[1].cart``)."""
+    head, _, rest = field.partition(".")
+    name, bracket, index = head.partition("[")
+    if name == "rules":
+        return rest if rest and rest != "num_players" else "players"
+    if name == "village_goods" and board.has_village(rest):
+        return f"villages[{board.index(rest)}] ({rest})"
+    if name == "turn" and rest.startswith("delivered_to"):
+        rest = "delivered"
+    return _TEXT_FIELDS.get(name, name) + bracket + index + (f".{rest}" if rest else "")
 
 
 def from_position_text(
@@ -378,87 +460,14 @@ def from_position_text(
     ``board`` and ``cards`` default to troedler's own; a position of a game
     played with others names their fingerprint in its ``board`` field and
     needs them passed in. Raises :class:`~troedler.FormatError` naming the
-    field at fault for anything that is not a position a game can reach.
+    part of the text at fault for anything that is not a position a game
+    can reach.
     """
     fields = _fields(text)
-    rules = _rules(fields)
-    board, cards = _material(fields, board, cards)
-    n = rules.num_players
-    phase_name = fields["phase"]
-    if phase_name not in _PHASES:
-        raise _error("phase", f"expected one of {', '.join(_PHASES)}, got {_short(phase_name)}")
-    to_move = fields["to_move"]
-    current = None if to_move == "-" else _seat("to_move", to_move, n)
-    piles_text = fields["piles"]
-    piles: list[tuple[Card, ...] | None] = []
-    if piles_text != "-":
-        for j, item in enumerate(_items("piles", piles_text, "/", n + 1)):
-            piles.append(None if item == "x" else _cards(f"piles[{j}]", item))
-    villages = _items("villages", fields["villages"], "/", len(board.villages))
-    if len(villages) != len(board.villages):
-        raise _error(
-            "villages", f"expected goods for {len(board.villages)} villages, got {len(villages)}"
-        )
-    village_goods = tuple(
-        _goods(f"villages[{i}] ({board.villages[i].name})", item) for i, item in enumerate(villages)
-    )
-    seats = _items("seats", fields["seats"], "/", n)
-    if len(seats) != n:
-        raise _error("seats", f"expected {n} seats for these rules, got {len(seats)}")
-    players = []
-    for seat, item in enumerate(seats):
-        part = f"seats[{seat}]"
-        entries = _items(part, item, ":", 4)
-        if len(entries) != 4:
-            raise _error(part, "expected cart:hand:goods:value-pile")
-        cart, hand, goods, value = entries
-        players.append(
-            PlayerState(
-                cart=_village(f"{part}.cart", cart, board),
-                hand=sort_hand(_cards(f"{part}.hand", hand)),
-                goods=_goods(f"{part}.goods", goods),
-                value_pile=sort_hand(_cards(f"{part}.value_pile", value)),
-            )
-        )
-    turn = _turn(fields["turn"], board)
-    state = GameState(
-        rules=rules,
-        board=board,
-        cards=cards,
-        seed=_integer("seed", fields["seed"], MIN_SEED, MAX_SEED),
-        shuffles=_integer("shuffles", fields["shuffles"], 0, MAX_SHUFFLES),
-        round=_integer("round", fields["round"], 1, MAX_ROUNDS),
-        dealer=_seat("dealer", fields["dealer"], n),
-        phase=_PHASES[phase_name],
-        current_player=current,
-        game_round_pile=_cards("pile", fields["pile"]),
-        dealer_piles=tuple(piles),
-        discard_pile=Pile.of(_cards("discard", fields["discard"])),
-        village_goods=village_goods,
-        players=tuple(players),
-        turn=turn,
-    )
-    found = located_problems(state)
-    if found:
-        field, problem = found[0]
-        raise _error(_TEXT_FIELDS.get(field, ""), f"is not a state a game can reach: {problem}")
-    return state
-
-
-def _turn(text: str, board: Board) -> Turn:
-    if text == "-":
-        return Turn()
-    entries = _items("turn", text, ":", 4)
-    if len(entries) != 4:
-        raise _error("turn", "expected - or played:delivered:discards-due:last-discard")
-    played, delivered, due, last = entries
-    villages = () if delivered == "-" else _items("turn.delivered", delivered, ",", 32)
-    last_cards = () if last == "-" else _cards("turn.last_discard", last)
-    if len(last_cards) > 1:
-        raise _error("turn.last_discard", "expected one card or -")
-    return Turn(
-        played=_cards("turn.played", played),
-        delivered_to=tuple(_village("turn.delivered", name, board) for name in villages),
-        discards_due=_integer("turn.discards_due", due, 0, MAX_CARDS_IN_LIST),
-        last_discard=last_cards[0] if last_cards else None,
-    )
+    board = default_board() if board is None else board
+    cards = default_cards() if cards is None else cards
+    document = _document(fields, board, cards)
+    try:
+        return state_from_fields(Fields(_SOURCE, "", document), board, cards)
+    except FormatError as error:
+        raise _error(_part(error.field, board), error.message) from None

@@ -41,19 +41,11 @@ from troedler.core.moves import DiscardCard, EndTurn, Move
 from troedler.core.rulebook import Rules, hand_limit_discards
 from troedler.core.scoring import Outcome, outcome
 from troedler.core.state import GameState, Phase
+from troedler.io.fields import board_and_cards, read_preamble, rules_to_data
 from troedler.io.notation import MAX_TEXT, parse_move
-from troedler.io.state_json import (
-    SEED_RANGE,
-    board_and_cards,
-    check_version,
-    fingerprint,
-    load_json,
-    rules_from_data,
-    rules_to_data,
-)
+from troedler.io.state_json import fingerprint, load_json
 
 __all__ = [
-    "MAX_MOVES",
     "MAX_SEAT_NAME",
     "RECORD_FORMAT",
     "RECORD_VERSION",
@@ -68,6 +60,10 @@ RECORD_VERSION = 3
 
 MAX_RESULT_NUMBER = 10_000
 """The largest damage or points a stored result may hold: far beyond any game."""
+_MOST_STAMP = 64
+"""Longest fingerprint a record may name, in characters (troedler's have 16)."""
+_END_DISCARD = ("end", "discard")
+"""How version 1 began a move that ended the turn and discarded at once."""
 
 
 def _as_tuple(value: Iterable[Any], what: str) -> tuple[Any, ...]:
@@ -119,7 +115,7 @@ class GameRecord:
         if not isinstance(self.rules, Rules):
             raise ConfigurationError(f"a record needs Rules, not {quote(self.rules)}")
         n = self.rules.num_players
-        if not isinstance(self.fingerprint, str) or not 0 < len(self.fingerprint) <= 64:
+        if not isinstance(self.fingerprint, str) or not 0 < len(self.fingerprint) <= _MOST_STAMP:
             raise ConfigurationError(f"expected a fingerprint, got {quote(self.fingerprint)}")
         check_seed(self.seed)
         if type(self.starting_dealer) is not int or not 0 <= self.starting_dealer < n:
@@ -195,14 +191,7 @@ class GameRecord:
         if not isinstance(first, GameState):
             raise ConfigurationError(f"a record begins with a GameState, not {quote(first)}")
         n = first.num_players
-        again = new_game(
-            n,
-            seed=first.seed,
-            starting_dealer=first.dealer,
-            board=first.board,
-            rules=first.rules,
-            cards=first.cards,
-        )
+        again = _first_state(first.rules, first.seed, first.dealer, first.board, first.cards)
         if again != first or first.round != 1:
             raise ConfigurationError("a record begins with a state new_game returned")
         names = check_seat_names(seats if seats is not None else (f"seat {i}" for i in range(n)), n)
@@ -256,12 +245,12 @@ class GameRecord:
             "format", "version", "rules", "fingerprint", "seed", "starting_dealer",
             "seats", "moves", "movers", "result",
         )  # fmt: skip
-        version = check_version(top, RECORD_FORMAT, RECORD_VERSION)
-        rules = rules_from_data(top.table_at("rules"))
-        board, cards = board_and_cards(top, board, cards)
+        preamble = read_preamble(top, RECORD_FORMAT, RECORD_VERSION, board, cards)
+        rules, board, cards = preamble.rules, preamble.board, preamble.cards
         n = rules.num_players
+        dealer = top.integer("starting_dealer", 0, n - 1)
         seats = []
-        for path, value in top.items("seats", 4):
+        for path, value in top.items("seats", n):
             problem = seat_name_problem(value)
             if problem is not None or not isinstance(value, str):
                 raise FormatError("record", path, problem or "expected a seat name")
@@ -275,13 +264,14 @@ class GameRecord:
                     "record", path, f"expected a move in notation, got {describe(value)}"
                 )
             moves.append(value)
-        if version == 1:
-            moves = _moves_of_version_1(top, rules, board, cards, moves)
+        if preamble.version == 1:
+            first = _start(rules, preamble.seed, dealer, board, cards)
+            moves = _moves_of_version_1(first, moves)
         record = cls(
             rules=rules,
             fingerprint=fingerprint(board, cards),
-            seed=top.integer("seed", *SEED_RANGE),
-            starting_dealer=top.integer("starting_dealer", 0, n - 1),
+            seed=preamble.seed,
+            starting_dealer=dealer,
             seats=tuple(seats),
             moves=tuple(moves),
             result=None,
@@ -354,7 +344,9 @@ def _result_from(top: Fields, n: int) -> dict[str, list[int]] | None:
         for path, value in table.items(key, n):
             if type(value) is not int or not 0 <= value <= MAX_RESULT_NUMBER:
                 raise FormatError(
-                    "record", path, f"expected a number 0 to 10000, got {describe(value)}"
+                    "record",
+                    path,
+                    f"expected a number 0 to {MAX_RESULT_NUMBER}, got {describe(value)}",
                 )
             values.append(value)
         if length is not None and len(values) != length:
@@ -369,18 +361,34 @@ def _result_from(top: Fields, n: int) -> dict[str, list[int]] | None:
     }
 
 
-def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[GameState, ...]:
+def _first_state(
+    rules: Rules, seed: int, starting_dealer: int, board: Board, cards: CardCatalogue
+) -> GameState:
+    """The state a recorded game begins with: :func:`~troedler.new_game` of
+    what the record says of it."""
+    return new_game(
+        rules.num_players,
+        seed=seed,
+        starting_dealer=starting_dealer,
+        board=board,
+        rules=rules,
+        cards=cards,
+    )
+
+
+def _start(
+    rules: Rules, seed: int, starting_dealer: int, board: Board, cards: CardCatalogue
+) -> GameState:
+    """:func:`_first_state` of a record read from outside: a game it cannot
+    start is a :class:`FormatError`."""
     try:
-        state = new_game(
-            record.rules.num_players,
-            seed=record.seed,
-            starting_dealer=record.starting_dealer,
-            board=board,
-            rules=record.rules,
-            cards=cards,
-        )
+        return _first_state(rules, seed, starting_dealer, board, cards)
     except ConfigurationError as error:
         raise FormatError("record", "", f"cannot start its game: {error}") from None
+
+
+def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[GameState, ...]:
+    state = _start(record.rules, record.seed, record.starting_dealer, board, cards)
     states = [state]
     for i, text in enumerate(record.moves):
         try:
@@ -391,34 +399,20 @@ def _replay(record: GameRecord, board: Board, cards: CardCatalogue) -> tuple[Gam
     return tuple(states)
 
 
-def _moves_of_version_1(
-    top: Fields, rules: Rules, board: Board, cards: CardCatalogue, moves: list[str]
-) -> list[str]:
-    """Version-1 moves in today's notation.
+def _moves_of_version_1(state: GameState, moves: list[str]) -> list[str]:
+    """Version-1 moves, of the game that begins with ``state``, in today's notation.
 
     Version 1 ended a turn and discarded down to the hand limit in one move,
     ``end discard ferry AB:3``; now that is ``end``, then a ``discard`` move
     for each card the player still has a choice about.
     """
-    seed = top.integer("seed", *SEED_RANGE)
-    dealer = top.integer("starting_dealer", 0, rules.num_players - 1)
-    try:
-        state = new_game(
-            rules.num_players,
-            seed=seed,
-            starting_dealer=dealer,
-            board=board,
-            rules=rules,
-            cards=cards,
-        )
-    except ConfigurationError as error:
-        raise FormatError("record", "", f"cannot start its game: {error}") from None
     converted: list[str] = []
     for i, text in enumerate(moves):
         try:
             words = text.split()
-            if len(words) > 2 and words[0].lower() == "end" and words[1].lower() == "discard":
-                state = _end_turn_of_version_1(state, words[2:], converted)
+            head = tuple(word.lower() for word in words[: len(_END_DISCARD)])
+            if head == _END_DISCARD and len(words) > len(_END_DISCARD):
+                state = _end_turn_of_version_1(state, words[len(_END_DISCARD) :], converted)
             else:
                 move = parse_move(text, state)
                 state = apply_move(state, move)

@@ -25,9 +25,11 @@ from jax.custom_batching import custom_vmap
 from pgx._src.struct import dataclass, field
 
 from troedler.core import rulebook
+from troedler.core.board import ANY_KIND
 from troedler.core.goods import GOODS_PER_KIND
-from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, TOTAL_GOODS, Rules
+from troedler.core.rulebook import PILE_SIZE, SETUP_SHUFFLES, Rules
 from troedler.core.state import Phase
+from troedler.encoding.action_ids import SECTION_NAMES
 from troedler.jax.tables import GOODS, Game, Tables
 
 __all__ = [
@@ -61,6 +63,34 @@ _reshuffle_due = cast("Callable[[Array, int, Array, int, bool], Array]", ruleboo
 _setup_pile_hidden = cast("Callable[[Rules, Array, Array], Array]", rulebook.setup_pile_hidden)
 _totally_damaged = cast(
     "Callable[[Array, Array, Array, Array, bool], Array]", rulebook.totally_damaged
+)
+_total_points = cast("Callable[[Array, Array], Array]", rulebook.total_points)
+_standing = cast("Callable[[Array, Array], Array]", rulebook.standing)
+
+# Each section of the action ids by its place in their order (troedler.encoding.action_ids).
+(
+    _TAKE,
+    _DISCARD_PILE,
+    _ROUTE,
+    _EXTRA,
+    _FEED_MOVE,
+    _FEED_EXTRA,
+    _DELIVER,
+    _END,
+    _DISCARD_CARD,
+) = (
+    SECTION_NAMES.index(name)
+    for name in (
+        "take pile",
+        "discard pile",
+        "route",
+        "extra good",
+        "feed move",
+        "feed extra good",
+        "deliver",
+        "end turn",
+        "discard card",
+    )
 )
 
 
@@ -348,17 +378,17 @@ def init(t: Tables, key: Array, starting_dealer: int | None) -> State:
     owner = np.repeat(np.arange(v), t.numbers)
     village_goods = jnp.zeros((v, GOODS), _I32).at[owner, bag].add(1)
     # S5: requests and feed for the face-up discard pile; S6: the rest face down.
-    chosen, rest = requests[: rules.setup_requests], requests[rules.setup_requests :]
     setup_pile, deck_cards = shuffled_together(
         k_piles,
-        jnp.concatenate([chosen, jnp.full(rules.setup_feed, t.feed, _I32)]),
-        jnp.concatenate(
-            [
-                jnp.asarray(t.route_cards),
-                rest,
-                jnp.full(cards.special_feed - rules.setup_feed, t.feed, _I32),
-                jnp.full(cards.extra_goods, t.extra, _I32),
-            ]
+        *rulebook.setup_piles(
+            rules,
+            cards,
+            requests,
+            jnp.asarray(t.route_cards),
+            t.feed,
+            t.extra,
+            lambda card, count: jnp.full(count, card, _I32),
+            lambda *piles: jnp.concatenate(piles),
         ),
     )
     if starting_dealer is None:
@@ -441,7 +471,10 @@ def legal_mask(t: Tables, s: State) -> Array:
     feed = hand[t.feed]
     feed_to = jnp.asarray(t.feed_to)
     feed_move = (
-        turn & (feed > 0) & adjacent[4, cart, feed_to] & arrival(feed_to, jnp.asarray(t.feed_take))
+        turn
+        & (feed > 0)
+        & adjacent[ANY_KIND, cart, feed_to]
+        & arrival(feed_to, jnp.asarray(t.feed_take))
     )
     feed_extra = turn & (feed > 0) & (here > 0)
     request = jnp.asarray(t.deliver_type)
@@ -467,7 +500,7 @@ def _rewards(t: Tables, value_pile: Array, goods: Array) -> Array:
     """Each seat's reward for a finished game: the winners share 1 (E2-E6)."""
     held = goods.sum(axis=1)
     suffered = _damage(value_pile[:, t.feed], held)
-    points = value_pile @ jnp.asarray(t.request_points) + held
+    points = _total_points(value_pile @ jnp.asarray(t.request_points), held)
     highest = suffered.max()
     # The other's damage matters only with two players: seat 1 - seat.
     lost = _totally_damaged(
@@ -478,7 +511,7 @@ def _rewards(t: Tables, value_pile: Array, goods: Array) -> Array:
         t.game.rules.two_player_rules,
     )
     # Most points, then fewest goods held: no one holds more than every good.
-    rank = jnp.where(lost, -(1 << 30), points * (TOTAL_GOODS + 1) - held)
+    rank = jnp.where(lost, -(1 << 30), _standing(points, held))
     winners = (rank == rank.max()) & ~lost
     return winners.astype(jnp.float32) / winners.sum()
 
@@ -497,7 +530,7 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     seat = jnp.maximum(s.current_player, 0)
 
     # --- taking or discarding a dealer pile (R4)
-    is_take, is_discard_pile = section == 0, section == 1
+    is_take, is_discard_pile = section == _TAKE, section == _DISCARD_PILE
     pile = jnp.clip(offset, 0, t.piles - 1)
     layers = jnp.arange(PILE_SIZE)
     in_pile = layers < s._x.pile_size[pile]
@@ -519,13 +552,13 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
 
     # --- playing a card (T2-T5)
     is_route, is_extra, is_feed_move, is_feed_extra, is_deliver = (
-        section == 2,
-        section == 3,
-        section == 4,
-        section == 5,
-        section == 6,
+        section == _ROUTE,
+        section == _EXTRA,
+        section == _FEED_MOVE,
+        section == _FEED_EXTRA,
+        section == _DELIVER,
     )
-    playing = (section >= 2) & (section <= 6)
+    playing = (section >= _ROUTE) & (section <= _DELIVER)
     route_i = jnp.clip(offset, 0, t.route_kind.shape[0] - 1)
     feed_i = jnp.clip(offset, 0, t.feed_to.shape[0] - 1)
     deliver_i = jnp.clip(offset, 0, t.deliver_type.shape[0] - 1)
@@ -559,7 +592,7 @@ def step(t: Tables, s: State, action: Array, key: Array) -> State:
     played_valid = playing & (jnp.arange(1 + t.max_request) < 1 + replaced)
 
     # --- ending the turn (T6, T7)
-    is_end, is_discard_card = section == 7, section == 8
+    is_end, is_discard_card = section == _END, section == _DISCARD_CARD
     hand_row = s._x.hand[seat] + jnp.where(is_take, taken, 0) - spent
     in_played = jnp.arange(t.max_hand) < s._x.played_size
     to_value_pile = s._x.played >= t.value_pile_from

@@ -19,7 +19,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from troedler.core.board import Board, RouteKind
+from troedler.core.board import ANY_KIND, Board, RouteKind
 from troedler.core.cards import (
     EXTRA_GOOD,
     SPECIAL_FEED,
@@ -29,7 +29,7 @@ from troedler.core.cards import (
 )
 from troedler.core.chance import seed_answers
 from troedler.core.errors import ConfigurationError, quote
-from troedler.core.goods import Good
+from troedler.core.goods import GOOD_KINDS, Good
 from troedler.core.moves import DiscardCard, PlayFeedMove, PlayRequest, PlayRoute
 from troedler.core.rulebook import (
     PILE_SIZE,
@@ -43,6 +43,7 @@ from troedler.core.rulebook import (
     pile_count,
     round_cards,
     setup_portion,
+    starting_sets,
 )
 from troedler.encoding.action_ids import action_layout, card_types
 from troedler.encoding.tensors import tensor_layout
@@ -50,7 +51,9 @@ from troedler.seat.observation import check_recall
 
 __all__ = ["GOODS", "Game", "Tables", "tables"]
 
-GOODS = len(Good)
+GOODS = GOOD_KINDS
+"""The kinds of goods: the width of every goods row."""
+
 """Kinds of goods (C1): the width of every goods array."""
 
 Int = npt.NDArray[np.int32]
@@ -187,16 +190,17 @@ def tables(game: Game) -> Tables:
         if isinstance(card, RequestCard):
             request_goods[i] = card.goods.counts
             request_points[i] = card.points
-    adjacent = np.zeros((5, v, v), bool)
+    adjacent = np.zeros((ANY_KIND + 1, v, v), bool)
     for here in range(v):
         for kind in (*RouteKind, None):
             for there in board.targets(here, kind):
-                adjacent[4 if kind is None else kind, here, there] = True
-    starts = [board.index(board.start_village(seat, n)) for seat in range(n)]
+                adjacent[ANY_KIND if kind is None else kind, here, there] = True
+    seats = starting_sets(board, cards, n)
+    starts = [board.index(seat.village) for seat in seats]
     start_hands = np.zeros((n, t), np.int32)
-    for seat in range(n):
-        for card in cards.starting_set(board.villages[starts[seat]].name).cards:
-            start_hands[seat, index[card.sort_key]] += 1
+    for row, seat in enumerate(seats):
+        for card in seat.cards:
+            start_hands[row, index[card.sort_key]] += 1
 
     def ids(name: str) -> range:
         section = layout.section(name)

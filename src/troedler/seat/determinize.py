@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import random
 
+import attrs
+
 from troedler.core.cards import (
     CARD_TYPES,
     UNKNOWN,
@@ -29,9 +31,9 @@ from troedler.core.invariants import (
     table_problems,
 )
 from troedler.core.pile import Pile
-from troedler.core.rulebook import VALUE_PILE_TYPES, Rules, discard_options
-from troedler.core.state import GameState, Phase, PlayerState
-from troedler.seat.observation import RECALLS, Observation, hidden_setup_cards, observe
+from troedler.core.rulebook import VALUE_PILE_TYPES, Rules, discard_options, setup_pile_left
+from troedler.core.state import RECALLS, GameState, Phase, PlayerState, position_fields
+from troedler.seat.observation import Observation, hidden_setup_cards, observe
 
 __all__ = ["determinize", "observation_problem"]
 
@@ -182,7 +184,7 @@ def _dealt(o: Observation, rng: random.Random) -> GameState:
             players.append(player)
             continue
         value_pile = sort_hand(take(VALUE_PILE_TYPES, len(player.value_pile)))
-        players.append(PlayerState(player.cart, player.hand, player.goods, value_pile))
+        players.append(attrs.evolve(player, value_pile=value_pile))
     rng.shuffle(pool)
     # Everything left is dealt, in random order, into the remaining places.
     players = [
@@ -200,20 +202,13 @@ def _dealt(o: Observation, rng: random.Random) -> GameState:
     if pool:
         raise ConfigurationError("the observation leaves cards with no place")
     return GameState(
-        o.rules,
-        o.board,
-        o.cards,
-        o.shuffles,
-        o.round,
-        o.dealer,
-        o.phase,
-        o.current_player,
-        game_round_pile,
-        dealer_piles,
-        discard_pile,
-        o.village_goods,
-        tuple(players),
-        o.turn,
+        **{
+            **position_fields(o),
+            "game_round_pile": game_round_pile,
+            "dealer_piles": dealer_piles,
+            "discard_pile": discard_pile,
+            "players": tuple(players),
+        },
         seed=rng.getrandbits(64),
     )
 
@@ -226,7 +221,7 @@ def _with_hand(
     if pending is None and UNKNOWN not in player.hand:
         return player
     hand = pending if pending is not None else _filled(player.hand, pool)
-    return PlayerState(player.cart, sort_hand(hand), player.goods, player.value_pile)
+    return attrs.evolve(player, hand=sort_hand(hand))
 
 
 def _setup_pile_left(
@@ -238,19 +233,12 @@ def _setup_pile_left(
     part laid is a random part of that make-up."""
     if not setup:
         return 0, 0
-    shown = [card for card in setup if card is not UNKNOWN]
-    hidden = len(setup) - len(shown)
-    feed = rules.setup_feed - sum(1 for card in shown if type(card) is SpecialFeedCard)
-    requests = rules.setup_requests - sum(1 for card in shown if type(card) is RequestCard)
+    hidden = sum(1 for card in setup if card is UNKNOWN)
+    left = setup_pile_left(rules, setup)
     setting_up = phase is Phase.SET_UP
-    if (
-        feed < 0
-        or requests < 0
-        or any(not isinstance(card, VALUE_PILE_TYPES) for card in shown)
-        or feed + requests < hidden
-        or (not setting_up and feed + requests != hidden)
-    ):
+    if left is None or sum(left) < hidden or (not setting_up and sum(left) != hidden):
         raise ConfigurationError("the set-up discard pile shows other cards than its own (I2)")
+    feed, requests = left
     if setting_up:
         slots = rng.sample([True] * feed + [False] * requests, hidden)
         return slots.count(True), slots.count(False)

@@ -17,42 +17,29 @@ one shows the back of each card its seat does not know.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
-
 import attrs
 
 from troedler.core.cards import UNKNOWN, Card
 from troedler.core.errors import ConfigurationError, quote
-from troedler.core.goods import Goods
-from troedler.core.legal import legal_moves
-from troedler.core.moves import Move
 from troedler.core.pile import Pile
 from troedler.core.rulebook import setup_pile_hidden
-from troedler.core.state import GameState, Phase, PlayerState, Position, Recall
+from troedler.core.state import (
+    RECALLS,
+    GameState,
+    Phase,
+    PlayerState,
+    Position,
+    Recall,
+    position_fields,
+)
 
 __all__ = [
     "Observation",
-    "Recall",
     "check_recall",
     "hidden_setup_cards",
     "observe",
     "seat_knows",
-    "seen_stacks",
 ]
-
-RECALLS = ("perfect", "table")
-
-if TYPE_CHECKING:
-    from typing_extensions import deprecated
-else:
-    _F = TypeVar("_F")
-
-    def deprecated(_message: str) -> Callable[[_F], _F]:
-        # Type checkers report the use of a deprecated name; at run time the
-        # name warns itself.
-        return lambda function: function
 
 
 @attrs.frozen(weakref_slot=False, repr=False)
@@ -88,100 +75,6 @@ class Observation(Position):
             f"round {self.round}, {self.phase.value}{to_move}>"
         )
 
-    # The fields of 0.2 that 0.3 reads otherwise, kept for one release.
-
-    @property
-    @deprecated("read players[seat].cart")
-    def carts(self) -> tuple[str, ...]:
-        """Deprecated: ``players[seat].cart``."""
-        _warn("carts", "players[seat].cart")
-        return tuple(player.cart for player in self.players)
-
-    @property
-    @deprecated("read players[seat].goods")
-    def goods(self) -> tuple[Goods, ...]:
-        """Deprecated: ``players[seat].goods``."""
-        _warn("goods", "players[seat].goods")
-        return tuple(player.goods for player in self.players)
-
-    @property
-    @deprecated("read players[seat].hand and knows_hand(seat)")
-    def hands(self) -> tuple[tuple[Card, ...] | None, ...]:
-        """Deprecated: ``players[seat].hand``, None where not known."""
-        _warn("hands", "players[seat].hand and knows_hand(seat)")
-        return tuple(p.hand if self.knows_hand(s) else None for s, p in enumerate(self.players))
-
-    @property
-    @deprecated("read len(players[seat].hand)")
-    def hand_sizes(self) -> tuple[int, ...]:
-        """Deprecated: ``len(players[seat].hand)``."""
-        _warn("hand_sizes", "len(players[seat].hand)")
-        return tuple(len(player.hand) for player in self.players)
-
-    @property
-    @deprecated("read players[seat].value_pile and knows_hand(seat)")
-    def value_piles(self) -> tuple[tuple[Card, ...] | None, ...]:
-        """Deprecated: ``players[seat].value_pile``, None where not known."""
-        _warn("value_piles", "players[seat].value_pile and knows_hand(seat)")
-        return tuple(
-            p.value_pile if self.knows_hand(s) else None for s, p in enumerate(self.players)
-        )
-
-    @property
-    @deprecated("read len(players[seat].value_pile)")
-    def value_pile_sizes(self) -> tuple[int, ...]:
-        """Deprecated: ``len(players[seat].value_pile)``."""
-        _warn("value_pile_sizes", "len(players[seat].value_pile)")
-        return tuple(len(player.value_pile) for player in self.players)
-
-    @property
-    @deprecated("read len(game_round_pile)")
-    def game_round_pile_size(self) -> int:
-        """Deprecated: ``len(game_round_pile)``."""
-        _warn("game_round_pile_size", "len(game_round_pile)")
-        return len(self.game_round_pile)
-
-    @property
-    @deprecated("read turn.played")
-    def played(self) -> tuple[Card, ...]:
-        """Deprecated: ``turn.played``."""
-        _warn("played", "turn.played")
-        return self.turn.played
-
-    @property
-    @deprecated("read turn.delivered_to")
-    def delivered_to(self) -> tuple[str, ...]:
-        """Deprecated: ``turn.delivered_to``."""
-        _warn("delivered_to", "turn.delivered_to")
-        return self.turn.delivered_to
-
-    @property
-    @deprecated("read turn.discards_due")
-    def discards_due(self) -> int:
-        """Deprecated: ``turn.discards_due``."""
-        _warn("discards_due", "turn.discards_due")
-        return self.turn.discards_due
-
-    @property
-    @deprecated("read turn.last_discard")
-    def last_discard(self) -> Card | None:
-        """Deprecated: ``turn.last_discard``."""
-        _warn("last_discard", "turn.last_discard")
-        return self.turn.last_discard
-
-    @property
-    @deprecated("call troedler.legal_moves(observation)")
-    def legal_moves(self) -> tuple[Move, ...]:
-        """Deprecated: :func:`troedler.legal_moves` of the observation."""
-        _warn("legal_moves", "troedler.legal_moves(observation)")
-        return legal_moves(self)
-
-
-def _warn(name: str, instead: str) -> None:
-    warnings.warn(
-        f"Observation.{name} is deprecated: read {instead}", DeprecationWarning, stacklevel=3
-    )
-
 
 def seat_knows(seat: int, other: int, perfect: bool) -> bool:
     """Whether ``seat`` knows the hand and the value pile of ``other`` (I1, I3).
@@ -196,7 +89,7 @@ def check_recall(recall: object) -> Recall:
     """``recall`` if it is one; :class:`ConfigurationError` otherwise."""
     # A tuple, not a set: an unhashable value is simply not a recall.
     if recall in RECALLS:
-        return cast(Recall, recall)
+        return recall
     raise ConfigurationError(f"recall is 'perfect' or 'table', not {quote(recall)}")
 
 
@@ -216,7 +109,7 @@ def _unknown(count: int) -> tuple[Card, ...]:
 def _hidden(player: PlayerState) -> PlayerState:
     """``player`` with the hand and the value pile unknown: only their sizes show."""
     hand, value_pile = _unknown(len(player.hand)), _unknown(len(player.value_pile))
-    return PlayerState(player.cart, hand, player.goods, value_pile)
+    return attrs.evolve(player, hand=hand, value_pile=value_pile)
 
 
 def _face_down_but_top(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -252,20 +145,13 @@ def _view(position: Position, seat: int, recall: Recall) -> Observation:
     """What ``seat`` knows of ``position`` with ``recall``, unchecked."""
     players, dealer_piles, discard_pile = _seen(position, seat, recall == "perfect")
     return Observation(
-        position.rules,
-        position.board,
-        position.cards,
-        position.shuffles,
-        position.round,
-        position.dealer,
-        position.phase,
-        position.current_player,
-        _unknown(len(position.game_round_pile)),
-        dealer_piles,
-        discard_pile,
-        position.village_goods,
-        players,
-        position.turn,
+        **{
+            **position_fields(position),
+            "game_round_pile": _unknown(len(position.game_round_pile)),
+            "dealer_piles": dealer_piles,
+            "discard_pile": discard_pile,
+            "players": players,
+        },
         seat=seat,
         recall=recall,
     )
@@ -286,30 +172,3 @@ def observe(state: GameState, seat: int, *, recall: Recall = "perfect") -> Obser
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise ConfigurationError(f"seat must be 0 to {state.num_players - 1}, not {quote(seat)}")
     return _view(state, seat, check_recall(recall))
-
-
-@deprecated("read dealer_piles and discard_pile of observe()")
-def seen_stacks(
-    state: GameState, recall: Recall
-) -> tuple[tuple[tuple[Card | None, ...] | None, ...], tuple[Card | None, ...]]:
-    """Deprecated: read ``dealer_piles`` and ``discard_pile`` of :func:`observe`.
-
-    The dealer piles and the discard pile as every seat sees them, None for
-    a card not known, as 0.2 gave them.
-    """
-    warnings.warn(
-        "seen_stacks is deprecated: read dealer_piles and discard_pile of observe()",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    if not isinstance(state, GameState):
-        raise ConfigurationError(f"seen_stacks needs a GameState, not {quote(state)}")
-    _players, piles, pile = _seen(state, 0, check_recall(recall) == "perfect")
-    return (
-        tuple(None if dealt is None else _or_none(dealt) for dealt in piles),
-        _or_none(pile.cards),
-    )
-
-
-def _or_none(cards: tuple[Card, ...]) -> tuple[Card | None, ...]:
-    return tuple(None if card is UNKNOWN else card for card in cards)
