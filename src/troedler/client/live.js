@@ -555,9 +555,10 @@
       while (newFrom > 0 && state.log[newFrom - 1].seat !== mine) newFrom -= 1;
     }
     log.replaceChildren(...T.logItems(state.log, names, newFrom));
-    log.scrollTop = log.scrollHeight;
     renderResult(v);
     tick();
+    // Last, once the clocks' lines have their width: the newest moves in view.
+    log.scrollTop = log.scrollHeight;
   }
 
   function renderSeats(names) {
