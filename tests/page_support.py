@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -77,6 +78,7 @@ return {
   between: [...document.getElementById('hand').children].some((e) => e.tagName !== 'BUTTON'),
   kept: hand.filter((e) => e.classList.contains('kept')).length,
   reasons: document.querySelectorAll('#refusals li').length,
+  reasonTexts: [...document.querySelectorAll('#refusals li')].map((e) => e.textContent),
   hand: hand.length > 0 && hand.every(inView),
   moves: moves.length > 0 && moves.every(inView),
   clock: inView(line),
@@ -192,6 +194,10 @@ class Decisions:
             # (up to nine cards) takes at most three rows of a side column.
             assert found["handRows"] <= 3 and not found["between"], found
             assert (found["kept"] > 0) == (found["reasons"] > 0), found
+            # Each reason reads as words, its rule's id last: "... (rule T7)".
+            for reason in found["reasonTexts"]:
+                assert not re.match(r"[A-Z][0-9]+[a-z]?: ", reason), reason
+                assert re.search(r"\S \(rule [A-Z][0-9]+[a-z]?\)$", reason), reason
         # The status line says what the moves are, never another kind.
         said = found["status"].split(" · ")[-1]
         if found["discarding"]:
