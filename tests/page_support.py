@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,20 +24,49 @@ from selenium.common.exceptions import (
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.test_replay_html import _browser, _errors, set_width  # skips without Chromium
+from tests.test_replay_html import (  # skips without Chromium
+    BOARD_NAMES,
+    _browser,
+    _errors,
+    set_width,
+)
 
 WAIT = 60  # seconds: a loaded 2-core machine is slow, never this slow
 PHONE = (390, 844)
 DESKTOP = (1400, 900)
+WIDE = 900
+"""From this width on, the side column stands beside the board."""
 
-# Whether the decision is in the window, as the page stands: every card of
-# the hand, every move (or choice) button, and the line with the clock.
-DECISION = """
+# Whether an element is seen whole as the page stands: inside the window and
+# inside every ancestor that clips it (scrolls, or hides what overflows).
+# A browser driver counts a clipped element as displayed: this does not.
+SEEN = """
 const inView = (e) => {
   const r = e.getBoundingClientRect();
-  return r.width > 0 && r.height > 0 && r.top >= -0.5 && r.left >= -0.5
-    && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5;
+  if (!(r.width > 0 && r.height > 0)) return false;
+  // A pixel's slack: a box's client size is a whole number of pixels.
+  const within = (b) => r.top >= b.top - 1 && r.left >= b.left - 1
+    && r.bottom <= b.bottom + 1 && r.right <= b.right + 1;
+  if (!within({top: 0, left: 0, bottom: innerHeight, right: innerWidth})) return false;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.display === 'contents') continue;  // no box of its own: clips nothing
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const box = a.getBoundingClientRect();
+    const inner = {top: box.top + a.clientTop, left: box.left + a.clientLeft,
+      bottom: box.top + a.clientTop + a.clientHeight,
+      right: box.left + a.clientLeft + a.clientWidth};
+    if (!within(inner)) return false;
+  }
+  return true;
 };
+"""
+# Whether the decision is in view, as the page stands: every card of the
+# hand, every move (or choice) button, and the line with the clock; and
+# whether the newest move of the log is.
+DECISION = (
+    SEEN
+    + """
 const shown = (e) => e.getClientRects().length > 0;
 const hand = [...document.querySelectorAll('#hand > *')].filter(shown);
 const moves = [...document.querySelectorAll('#moves button, #choices button')].filter(shown);
@@ -48,13 +78,37 @@ return {
   between: [...document.getElementById('hand').children].some((e) => e.tagName !== 'BUTTON'),
   kept: hand.filter((e) => e.classList.contains('kept')).length,
   reasons: document.querySelectorAll('#refusals li').length,
+  reasonTexts: [...document.querySelectorAll('#refusals li')].map((e) => e.textContent),
   hand: hand.length > 0 && hand.every(inView),
   moves: moves.length > 0 && moves.every(inView),
   clock: inView(line),
   clockText: document.getElementById('my-clock').textContent,
+  status: document.getElementById('status').textContent,
+  kinds: [...document.querySelectorAll('#moves h3')].map((e) => e.textContent),
+  newest: (() => {
+    const last = document.querySelector('#log li:last-child');
+    return !last || inView(last);
+  })(),
   scrolled: scrollY,
 };
 """
+)
+# Whether the end is in view as the page stands: the scoring table, each of
+# its cells, and each button after it; what is not, by its text.
+END = (
+    SEEN
+    + """
+const parts = [...document.querySelectorAll(
+  '#result h2, #scores table, #scores th, #scores td, #after .button, #after button')];
+return {
+  parts: parts.length,
+  rows: document.querySelectorAll('#scores tbody tr').length,
+  buttons: document.querySelectorAll('#after .button, #after button').length,
+  out: parts.filter((e) => !inView(e)).map((e) => (e.id || e.tagName) + ': ' +
+    e.textContent.slice(0, 30)),
+};
+"""
+)
 # The smallest side of every tap target shown: buttons, links, inputs, piles,
 # and (arguments[0]) the map's villages.
 TAP_TARGETS = """
@@ -71,15 +125,7 @@ return out;
 
 
 # The smallest village name and goods letter of the map as drawn, in CSS pixels.
-BOARD_TEXT = """
-const svg = document.querySelector('#board svg');
-const r = svg.getBoundingClientRect();
-const box = svg.viewBox.baseVal;
-const scale = Math.min(r.width / box.width, r.height / box.height);
-const least = (css) => Math.min(...[...svg.querySelectorAll(css)].map(
-  (t) => parseFloat(t.getAttribute('font-size')) * scale));
-return [least('.village-name'), least('.good-letter')];
-"""
+BOARD_TEXT = BOARD_NAMES
 
 
 @contextlib.contextmanager
@@ -122,6 +168,12 @@ def errors(driver: Any) -> list[str]:
     return _errors(driver)
 
 
+def end_in_view(driver: Any) -> dict[str, Any]:
+    """The end as the page stands: how many parts of the scoring and the
+    buttons after it there are, and those not in view (``out``)."""
+    return dict(driver.execute_script(END))
+
+
 class Decisions:
     """A count of decisions, and of those whose hand, moves and clock were in view."""
 
@@ -142,12 +194,29 @@ class Decisions:
             # (up to nine cards) takes at most three rows of a side column.
             assert found["handRows"] <= 3 and not found["between"], found
             assert (found["kept"] > 0) == (found["reasons"] > 0), found
+            # Each reason reads as words, its rule's id last: "... (rule T7)".
+            for reason in found["reasonTexts"]:
+                assert not re.match(r"[A-Z][0-9]+[a-z]?: ", reason), reason
+                assert re.search(r"\S \(rule [A-Z][0-9]+[a-z]?\)$", reason), reason
+        # The status line says what the moves are, never another kind.
+        said = found["status"].split(" · ")[-1]
+        if found["discarding"]:
+            assert said.startswith("your move: discard "), found
+        elif len(found["kinds"]) == 1:
+            assert said == "your move: " + found["kinds"][0], found
+        else:
+            assert said == "your move", found
         clock = found["clock"] and (not timed or ":" in found["clockText"])
-        if found["hand"] and found["moves"] and clock:
+        # On a desktop the newest move is in view too (a phone has it under
+        # the board, scrolled to when wanted; the bar says the last move).
+        wide = driver.execute_script("return innerWidth") >= DESKTOP[0]
+        if found["hand"] and found["moves"] and clock and (found["newest"] or not wide):
             self.in_view += 1
         else:
             found["width"] = driver.execute_script("return innerWidth")
-            self.out.append(found)
+            # What was out of view first, where an assertion's message shows it.
+            missed = [key for key in ("hand", "moves", "clock", "newest") if not found[key]]
+            self.out.append({"missed": missed, **found})
 
 
 def _click(driver: Any, element: Any) -> bool:

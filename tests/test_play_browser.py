@@ -48,10 +48,10 @@ START_SECONDS = 60
 class Private:
     """``troedler play --browser ARGS`` in a process of its own, and its page's address."""
 
-    def __init__(self, folder: Path, *args: str) -> None:
+    def __init__(self, folder: Path, *args: str, browser: str = "true") -> None:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT / "src")
-        env["BROWSER"] = "true"  # the browser it opens: a program that does nothing
+        env["BROWSER"] = browser  # the browser it opens: by default a program that does nothing
         self.process = subprocess.Popen(
             [sys.executable, "-m", "troedler", "play", "--browser", *args],
             cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -309,3 +309,26 @@ def test_paused_the_bots_moves_are_held_and_shown_one_at_a_time(
         assert shown_version(driver) == int(private.show(match)["version"])
         assert errors(driver) == []
     assert private.stop()[0] == 130
+
+
+def test_no_open_prints_the_address_and_opens_no_browser(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    opener = tmp_path / "opener"  # a "browser" that leaves a mark when opened
+    opener.write_text('#!/bin/sh\ntouch "$(dirname "$0")/opened"\n')
+    opener.chmod(0o755)
+    mark = tmp_path / "opened"
+    for opens in (True, False):
+        private = Private(tmp_path, "--players", "2", "--name", "ann",
+                          *([] if opens else ["--no-open"]), browser=str(opener))  # fmt: skip
+        request.addfinalizer(private.kill)
+        assert private.about()["local"]  # the address printed is the game's
+        end = time.monotonic() + 5
+        while opens and not mark.exists():
+            assert time.monotonic() < end, "the browser was not opened"
+            time.sleep(0.1)
+        if not opens:
+            time.sleep(2)
+            assert not mark.exists()
+        assert private.stop()[0] == 130
+        mark.unlink(missing_ok=True)

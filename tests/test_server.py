@@ -242,7 +242,14 @@ def test_a_position_carries_each_legal_move_with_its_facts(served: Served) -> No
     assert all(facts["card"] is None and facts["feed_cost"] == 0 for facts in position["moves"])
     # What stays the same all game comes once, with the welcome.
     table = seat.welcome["table"]
-    assert len(table["villages"]) == 17 and table["cards"]["feed"] == {"type": "feed"}
+    assert len(table["villages"]) == 17
+    assert table["cards"]["feed"] == {"type": "feed", "label": "feed", "name": "special feed"}
+    # Each card's face: what is written on it (a request: its goods and
+    # points) and its name, for the page to draw it without knowing cards.
+    for code, face in table["cards"].items():
+        assert face["name"], code
+        assert ("label" in face) != (face["type"] == "request"), code
+    assert table["cards"]["trail"]["label"] == "trail"
     assert seat.welcome["settings"]["players"] == 2
     seat.close()
 
@@ -320,8 +327,21 @@ def test_a_match_against_bots_plays_out_and_a_leaver_is_handed_to_a_bot(served: 
     drawn = served.http.get(f"/api/matches/{match}/map.svg")
     assert drawn.status_code == 200
     assert drawn.headers["content-type"].startswith("image/svg+xml")
-    assert drawn.text == map_for(replay(record)[-1], ["ann", "bot greedy", "bot random"])
+    assert record.seats == ("ann", "greedy", "random")
+    assert drawn.text == map_for(replay(record)[-1], list(record.seats))
     client.close()
+
+
+def test_each_seat_is_shown_by_one_name_that_tells_it_apart(served: Served) -> None:
+    # A person by their name; a bot by its kind, numbered where two share it
+    # (never by a seat number, which a kind ending in digits would run into).
+    match = served.create(players=4, bots=[None, "greedy", "ismcts:100", "greedy"])
+    shown = [seat["shown"] for seat in served.show(match)["seats"]]
+    assert shown == ["open seat", "greedy (1)", "ismcts:100", "greedy (2)"]
+    served.join(match, "ann")
+    listed = served.http.get("/api/matches?status=playing").json()["matches"]
+    names = [[s["shown"] for s in m["seats"]] for m in listed if m["match"] == match]
+    assert names == [["ann", "greedy (1)", "ismcts:100", "greedy (2)"]]
 
 
 def test_the_map_is_given_once_the_match_starts_and_only_to_its_seats_if_private(
@@ -354,12 +374,29 @@ def test_the_map_holds_nothing_a_spectator_does_not_see(seed: int) -> None:
 
 def test_a_seat_out_of_time_is_played_by_its_stand_in_or_forfeits(served: Served) -> None:
     match, ann, bob = two_people(served, clock={"move_seconds": 1, "on_timeout": "bot"})
+    spectator = Client(served, match)
     deadline = served.show(match)["deadline"]
     assert deadline is not None and deadline > time.time()
     end = time.monotonic() + 30
     while served.show(match)["version"] < 2:  # both seats time out in turn
         assert time.monotonic() < end
         time.sleep(0.2)
+    # Everyone watching is told, after the move, that the stand-in made it.
+    moved = spectator.until("moved")
+    stood = spectator.until("stood_in")
+    assert stood == {
+        "type": "stood_in",
+        "protocol": 1,
+        "version": moved["version"],
+        "seat": moved["seat"],
+        "bot": "random",
+        "move": moved["move"],
+    }
+    # The move's facts say where the mover's cart stood before it.
+    assert moved["version"] == 1 and moved["facts"]["move"] == moved["move"]
+    before = spectator.welcome["position"]["players"][moved["seat"]]["cart"]
+    assert moved["facts"]["from"] == before
+    spectator.close()
     for token in (ann["token"], bob["token"]):  # the stand-ins finish the match
         served.http.post(
             f"/api/matches/{match}/leave", headers={"Authorization": f"Bearer {token}"}

@@ -10,7 +10,6 @@ import json
 import random
 import re
 import socket
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,19 +25,25 @@ from tests.page_support import (
     BOARD_TEXT,
     DESKTOP,
     PHONE,
+    SEEN,
     TAP_TARGETS,
+    WIDE,
     Decisions,
+    end_in_view,
     errors,
     play_until_over,
     wait,
     window,
 )
 from tests.server_support import DATABASES, Served, database_url
+from tests.test_replay_html import set_width
 from troedler import GameRecord, replay
 from troedler.bots.base import check_players
 from troedler.core.errors import TroedlerError
 from troedler.simulation import bot_from_text
 
+LONG = "Maximiliane-Wilhelmine von Hohenzollern"
+"""A long name, which must not push the scoring out of its box."""
 HOSTILE = "<b>bob</b><script>document.title='owned'</script>"
 """A seat name that would be markup, were it not shown as text."""
 MARKUP = """
@@ -47,9 +52,22 @@ return [...document.querySelectorAll('#match b, #match script')].some(
 """
 
 
+def _open_the_form(driver: Any) -> None:
+    """The lobby's form for a new match; on a phone, behind its button."""
+    wait(driver, lambda d: d.find_element(By.ID, "waiting-matches").is_displayed())
+    opener = driver.find_element(By.ID, "new-match")
+    if opener.is_displayed():
+        opener.click()
+    wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+
+
 def _take_a_seat(driver: Any, url: str, name: str) -> None:
     driver.get(url)
     wait(driver, lambda d: d.find_element(By.ID, "join").is_displayed())
+    # Before joining: the match's settings; no board yet.
+    settings = driver.find_element(By.ID, "match-settings").text
+    assert "2:00 a move" in settings and "30:00 a game" in settings, settings
+    assert not driver.find_element(By.ID, "board-box").is_displayed()
     box = driver.find_element(By.ID, "join-name")
     box.clear()
     box.send_keys(name)
@@ -95,7 +113,7 @@ def _play(
 def _final_points(driver: Any) -> list[int]:
     wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed())
     rows = driver.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
-    return [int(row.find_elements(By.TAG_NAME, "td")[6].text) for row in rows]
+    return [int(row.find_element(By.CSS_SELECTOR, "td.points").text) for row in rows]
 
 
 @pytest.mark.parametrize("kind", DATABASES)
@@ -130,6 +148,11 @@ def test_two_windows_play_a_match_and_its_rematch_by_tapping_while_a_third_watch
         sides = bob.execute_script(TAP_TARGETS, True)
         assert sides and min(side for _, side in sides) >= 44, sides
         assert bob.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+        # The carts are marked by their people's initials, not seat numbers.
+        marks = ann.execute_script(
+            "return [...document.querySelectorAll('#board .cart text')].map((t) => t.textContent)"
+        )
+        assert marks == ["A", "<"], marks
         # ann's game on a desktop fits the window: the page does not scroll;
         # the map's village names and goods letters read at 11 pixels or more.
         assert ann.execute_script("return document.documentElement.scrollHeight") <= DESKTOP[1]
@@ -164,6 +187,10 @@ def test_two_windows_play_a_match_and_its_rematch_by_tapping_while_a_third_watch
             driver.find_element(By.ID, "rematch").click()
             wait(driver, lambda d: not d.current_url.endswith(f"#match={match}"))
             rematches.append(driver.current_url.split("#match=")[1])
+            if len(rematches) == 1:  # ann waits for bob: nothing of the last match shows
+                wait(ann, lambda d: d.find_element(By.ID, "waiting-room").is_displayed())
+                assert ann.find_element(By.ID, "last-move").text == ""
+                assert not ann.find_element(By.ID, "result").is_displayed()
         assert rematches[0] == rematches[1] == rematches[2] != match
         rematch = rematches[0]
         watcher.get(served.url + f"#match={rematch}")
@@ -184,46 +211,58 @@ def test_the_first_screens_of_the_lobby_a_match_and_the_end_at_800_and_1024(
 ) -> None:
     served = Served(database_url("sqlite", tmp_path), tmp_path)
     request.addfinalizer(served.kill)
-    # A short match against a bot, to reach its end quickly.
-    match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
-    token = served.join(match, "cy")["token"]
     for width, height in ((800, 1000), (1024, 768)):
+        # A short match of four, one with a long name: the bar above the
+        # game wraps to several lines.
+        match = served.create(
+            players=4, bots=[None, "random", "greedy", "random"], rules={"end_threshold": 1}
+        )
+        token = served.join(match, LONG)["token"]
         with window(tmp_path / f"w{width}", (width, height)) as driver:
             driver.get(served.url)
-            wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+            wait(driver, lambda d: d.find_element(By.ID, "waiting-matches").is_displayed())
             _no_overflow(driver, width)
             driver.save_screenshot(str(tmp_path / f"lobby-{width}.png"))
-            # The seat's token, as the page keeps it after joining.
-            seat = {match: {"token": token, "seat": 0, "name": "cy"}}
-            driver.execute_script(
-                "localStorage.setItem('troedler-seats', arguments[0])", json.dumps(seat)
-            )
-            driver.get(served.url + f"#match={match}")
+            _sit(driver, served, match, LONG, token)
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .cart"))
+            wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
             _no_overflow(driver, width)
-            assert driver.find_element(By.ID, "you").is_displayed()
+            # The map reads: village names and goods letters at 11 pixels or
+            # more; beside the board (from WIDE on) the page fits the
+            # window, however many lines its bar takes.
+            assert min(driver.execute_script(BOARD_TEXT)) >= 11, width
             driver.save_screenshot(str(tmp_path / f"match-{width}.png"))
-            rng = random.Random(width)
-            end = time.monotonic() + 600
-            while served.show(match)["status"] == "playing":
-                assert time.monotonic() < end
-                buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button")]
-                if buttons:
-                    try:
-                        rng.choice(buttons).click()
-                        for choice in driver.find_elements(By.CSS_SELECTOR, "#choices .move"):
-                            choice.click()
-                            break
-                    except Exception:  # noqa: S110 - a button redrawn under the tap: again
-                        pass
-                time.sleep(0.1)
+            bars: list[int] = []
+
+            def fits(
+                driver: Any = driver, width: int = width, height: int = height, bars: Any = bars
+            ) -> None:
+                if width >= WIDE:  # the page fits the window, however tall its bar
+                    page = driver.execute_script(
+                        "return [document.documentElement.scrollHeight,"
+                        " document.getElementById('match-bar').offsetHeight]"
+                    )
+                    assert page[0] <= height, (width, page)
+                    bars.append(page[1])
+
+            decisions = [Decisions()]
+            play_until_over(
+                [driver],
+                lambda m=match: served.show(m)["status"] == "finished",
+                lambda m=match: int(served.show(m)["version"]),
+                decisions,
+                timed=False,
+                rng=random.Random(width),
+                watch=fits,
+            )
+            assert width < WIDE or max(bars) > 60  # the long name's last move wrapped the bar
+            print(f"at {width} px: {decisions[0].in_view} of {decisions[0].seen} in view")
+            assert decisions[0].in_view == decisions[0].seen, decisions[0].out
             wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed())
             _no_overflow(driver, width)
+            _the_end_is_in_view(driver, width, 4)
             driver.save_screenshot(str(tmp_path / f"end-{width}.png"))
             assert errors(driver) == []
-            if width == 800:  # the next width plays a new match
-                match = served.create(players=2, bots=[None, "greedy"], rules={"end_threshold": 1})
-                token = served.join(match, "cy")["token"]
     assert served.stop() == 0
 
 
@@ -237,7 +276,7 @@ def test_the_lobby_seats_the_learned_bot_and_shows_why_it_cannot_play_three(
         check_players(bot_from_text("neural"), 3)
     with window(tmp_path / "page", PHONE) as driver:
         driver.get(served.url)
-        wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+        _open_the_form(driver)
         driver.find_element(By.ID, "my-name").send_keys("fay")
         # Three players, the learned bot in seat 1: the server's refusal, in
         # the bot's own words, is shown under the form; no match is made.
@@ -283,7 +322,7 @@ def test_the_page_reconnects_after_a_restart_and_finds_my_match_again(
     request.addfinalizer(served.kill)
     with window(tmp_path / "page", PHONE) as driver:
         driver.get(served.url)
-        wait(driver, lambda d: d.find_element(By.ID, "create").is_displayed())
+        _open_the_form(driver)
         _no_overflow(driver, PHONE[0])  # the lobby on a phone: every control 44 pixels
         driver.find_element(By.ID, "my-name").send_keys("dee")
         Select(driver.find_element(By.CSS_SELECTOR, "#seat-kinds select")).select_by_value("greedy")
@@ -312,4 +351,160 @@ def test_the_page_reconnects_after_a_restart_and_finds_my_match_again(
         wait(driver, lambda d: d.find_element(By.ID, "you").is_displayed())
         # No error but the connections refused while the server was stopped.
         assert [e for e in errors(driver) if "ERR_CONNECTION_REFUSED" not in e] == []
+    assert served.stop() == 0
+
+
+def _sit(driver: Any, served: Served, match: str, name: str, token: str) -> None:
+    """Open ``match`` holding its seat, as the page keeps it after joining."""
+    driver.get(served.url)
+    seat = {match: {"token": token, "seat": 0, "name": name}}
+    driver.execute_script("localStorage.setItem('troedler-seats', arguments[0])", json.dumps(seat))
+    driver.get(served.url + f"#match={match}")
+
+
+def _the_end_is_in_view(driver: Any, width: int, players: int) -> None:
+    found = end_in_view(driver)
+    assert found["rows"] == players and found["buttons"] >= 2, found
+    assert found["out"] == [], (width, found)
+    # Every name on one line: cut short where it must be, never broken.
+    broken = driver.execute_script(
+        "return [...document.querySelectorAll('#seats .name, #panel .name, #scores .name')]"
+        ".filter((e) => e.getClientRects().length && e.getBoundingClientRect().height >"
+        " 1.5 * parseFloat(getComputedStyle(e).lineHeight)).map((e) => e.textContent)"
+    )
+    assert broken == [], (width, broken)
+    # Nor is anything of the players' panel cut off at its side.
+    wider = "const e = document.getElementById('panel'); return e.scrollWidth - e.clientWidth"
+    assert driver.execute_script(wider) <= 0, width
+
+
+END_WIDTHS = ((390, 844), (800, 900), (1024, 768), (1400, 900))
+
+
+def test_the_end_is_in_view_at_every_width_for_a_seat_a_spectator_and_the_replay(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    served = Served(database_url("sqlite", tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    # Four players, the widest scoring, one with a long name; a short game.
+    match = served.create(
+        players=4, bots=[None, "random", "greedy", "random"], rules={"end_threshold": 1}
+    )
+    token = served.join(match, LONG)["token"]
+    with (
+        window(tmp_path / "seat", PHONE) as seat,
+        window(tmp_path / "watcher", (1024, 768)) as watcher,
+    ):
+        _sit(seat, served, match, LONG, token)
+        watcher.get(served.url + f"#match={match}")
+        wait(seat, lambda d: d.find_element(By.ID, "you").is_displayed())
+        decisions = [Decisions()]
+        play_until_over(
+            [seat],
+            lambda: served.show(match)["status"] == "finished",
+            lambda: int(served.show(match)["version"]),
+            decisions,
+            timed=False,
+            rng=random.Random(44),
+        )
+        assert decisions[0].in_view == decisions[0].seen, decisions[0].out
+        # The end as the page stands when the game ends, on the phone that
+        # played it, then at each width: the whole scoring and every button.
+        wait(seat, lambda d: d.find_element(By.ID, "result").is_displayed())
+        for width, height in END_WIDTHS:
+            set_width(seat, width, height)
+            _the_end_is_in_view(seat, width, 4)
+            seat.save_screenshot(str(tmp_path / f"end-{width}.png"))
+        # A spectator sees the same end, and the final tallies in the players'
+        # table; of the log only the last move is marked new.
+        wait(watcher, lambda d: d.find_element(By.ID, "result").is_displayed())
+        _the_end_is_in_view(watcher, 1024, 4)
+        tallies = watcher.find_elements(By.CSS_SELECTOR, "#panel .players td.num")
+        assert tallies and all(cell.text.isdigit() for cell in tallies)
+        assert len(watcher.find_elements(By.CSS_SELECTOR, "#log li.new")) == 1
+        # The replay page's end, at each width.
+        seat.get(seat.find_element(By.ID, "replay").get_attribute("href"))
+        wait(seat, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .cart"))
+        seat.find_element(By.ID, "last").click()
+        for width, height in END_WIDTHS:
+            set_width(seat, width, height)
+            found = end_in_view(seat)
+            assert found["rows"] == 4 and found["out"] == [], (width, found)
+            seat.save_screenshot(str(tmp_path / f"replay-end-{width}.png"))
+        assert errors(seat) == [] and errors(watcher) == []
+    assert served.stop() == 0
+
+
+LISTED = (
+    SEEN
+    + """
+const rows = [...document.querySelectorAll('#waiting-matches .match-row')];
+return rows.filter(inView).map((row) => row.querySelector('button').dataset.match);
+"""
+)
+
+
+def test_on_a_phone_the_lobby_lists_first_keeps_fresh_and_names_people_apart(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    served = Served(database_url("sqlite", tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    with (
+        window(tmp_path / "one", PHONE) as one,
+        window(tmp_path / "two", PHONE) as two,
+    ):
+        two.get(served.url)  # before there is any match to list
+        wait(two, lambda d: "None now." in d.find_element(By.ID, "waiting-matches").text)
+        # The first person, who typed no name, makes a match from the form
+        # behind its button, and is seated as "player".
+        one.get(served.url)
+        wait(one, lambda d: d.find_element(By.ID, "new-match").is_displayed())
+        assert not one.find_element(By.ID, "create").is_displayed()
+        _open_the_form(one)
+        _no_overflow(one, PHONE[0])
+        one.find_element(By.ID, "create").click()
+        wait(one, lambda d: "#match=" in d.current_url)
+        match = one.current_url.split("#match=")[1]
+        # The second lobby lists it by itself, in view on the first screen,
+        # without a reload; its person, nameless too, is "player 2".
+        wait(two, lambda d: match in d.execute_script(LISTED), timeout=15)
+        two.find_element(By.CSS_SELECTOR, f'#waiting-matches button[data-match="{match}"]').click()
+        wait(two, lambda d: d.find_element(By.ID, "join").is_displayed())
+        settings = two.find_element(By.ID, "match-settings").text
+        assert settings.startswith("2 players") and "recall: perfect" in settings
+        assert not two.find_element(By.ID, "board-box").is_displayed()
+        two.find_element(By.ID, "join").click()
+        wait(two, lambda d: d.find_element(By.ID, "you").is_displayed())
+        names = [seat["name"] for seat in served.show(match)["seats"]]
+        assert names == ["player", "player 2"]
+        assert errors(one) == [] and errors(two) == []
+    assert served.stop() == 0
+
+
+def test_a_spectator_sees_each_clock_and_is_told_when_a_stand_in_moves(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    served = Served(database_url("sqlite", tmp_path), tmp_path)
+    request.addfinalizer(served.kill)
+    clock = {"move_seconds": 3, "game_seconds": 600, "on_timeout": "bot"}
+    match = served.create(players=2, clock=clock)
+    served.join(match, "ann")
+    served.join(match, "bob")  # neither moves: each runs out of time in turn
+    with window(tmp_path / "watcher", PHONE) as watcher:
+        watcher.get(served.url + f"#match={match}")
+        # The seat to move: its time for the move and, beside it, its game's.
+        shown = wait(
+            watcher,
+            lambda d: d.execute_script(
+                "const row = document.querySelector('.seat-row.to-move');"
+                "return row && [row.querySelector('[data-clock]').textContent,"
+                " row.querySelector('[data-game-clock]').textContent]"
+            ),
+        )
+        assert re.fullmatch(r"0:0[0-3]", shown[0]) and re.fullmatch(r"game (9|10):\d\d", shown[1])
+        notice = wait(watcher, lambda d: d.find_element(By.ID, "message").text)
+        assert re.fullmatch(
+            r"(ann|bob) ran out of time: the bot random made the move .+\.", notice
+        ), notice
+        assert errors(watcher) == []
     assert served.stop() == 0

@@ -113,8 +113,8 @@ def main() -> None:
             Select(wide.find_element(By.ID, "game-seconds")).select_by_value("1800")
             time.sleep(0.5)
             wide.save_screenshot(str(IMAGES / "lobby-1400.png"))
-            phone.get(url)
-            until(phone, lambda d: d.find_element(By.ID, "create").is_displayed())
+            phone.get(url)  # on a phone the lists come first, the form behind a button
+            until(phone, lambda d: d.find_element(By.ID, "waiting-matches").text.strip())
             time.sleep(0.5)
             phone.save_screenshot(str(IMAGES / "lobby-390.png"))
             wide.find_element(By.ID, "create").click()
@@ -137,7 +137,7 @@ def main() -> None:
                         name not in taken
                         and round_now
                         and int(round_now.group(1)) >= 3
-                        and ("play" in status)
+                        and "dealer pile" not in status
                     ):
                         time.sleep(0.5)
                         driver.save_screenshot(str(IMAGES / f"match-{name}.png"))

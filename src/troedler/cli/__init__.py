@@ -145,6 +145,13 @@ def _parser() -> argparse.ArgumentParser:
         help="play in a web browser: the game server, run privately on 127.0.0.1 "
         "(needs troedler[server]); --save and --resume name its store, an SQLite file",
     )
+    play.add_argument(
+        "--no-open",
+        dest="open_browser",
+        action="store_false",
+        help="with --browser: only print the game's address, to open in a browser of "
+        "your choice (default: open it in the system's browser)",
+    )
 
     add_serve(commands)
 
@@ -282,6 +289,8 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             raise ConfigurationError(f"--name must be 1 to {MAX_SEAT_NAME} printable characters")
         if args.browser:
             return _play_in_browser(args)
+        if not args.open_browser:
+            raise ConfigurationError("--no-open is for --browser: the terminal game opens nothing")
         return play_in_terminal(
             args.players,
             args.seed,
@@ -332,6 +341,7 @@ def _play_in_browser(args: argparse.Namespace) -> int:
         name=args.name,
         resume=args.resume,
         move_time_limit=args.move_time_limit,
+        open_browser=args.open_browser,
     )
 
 

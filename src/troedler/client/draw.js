@@ -44,6 +44,22 @@ const Troedler = (() => {
 
   const byId = (id) => document.getElementById(id);
 
+  // "1 card", "2 cards": a count and its noun.
+  function count(number, noun, nouns) {
+    return number + " " + (number === 1 ? noun : nouns || noun + "s");
+  }
+
+  // A name's first letter, to mark a seat where its name does not fit.
+  function initial(name) {
+    return (Array.from(String(name || "").trim())[0] || "?").toUpperCase();
+  }
+
+  // The engine's reason, readable: its rule id last, in brackets.
+  function reasonText(text) {
+    const found = /^([A-Z][0-9]+[a-z]?): (.+)$/s.exec(String(text || ""));
+    return found ? found[2] + " (rule " + found[1] + ")" : String(text || "");
+  }
+
   function goodOf(table, code) {
     return table.goods.find((good) => good.code === code);
   }
@@ -69,22 +85,19 @@ const Troedler = (() => {
     if (code === null || code === undefined) {
       return h("span", {class: "card unknown-card", title: "a card not known"}, "?");
     }
+    // The face as the table sends it: its label (a request: its goods and
+    // points) and, as the title, its name.
     const face = table.cards[code] || {type: "unknown"};
-    const chip = h("span", {class: "card " + face.type + "-card", "data-card": code});
+    const chip = h("span", {class: "card " + face.type + "-card", "data-card": code,
+      title: face.name || null});
+    if (face.type === "request") {
+      chip.append(...goodsTokens(table, face.goods), h("b", null, String(face.points)));
+    } else {
+      chip.append(face.label || code);
+    }
     if (face.type === "route") {
       const kind = routeKind(table, face.route);
-      chip.title = face.name;
-      chip.append(code);
       if (kind) chip.style.borderLeftColor = kind.colour;
-    } else if (face.type === "request") {
-      chip.title = "goods request";
-      chip.append(...goodsTokens(table, face.goods), h("b", null, String(face.points)));
-    } else if (face.type === "extra") {
-      chip.append("+1 extra");
-    } else if (face.type === "feed") {
-      chip.append("feed");
-    } else {
-      chip.append(code);
     }
     const fill = table.colours["card_" + face.type];
     if (fill) chip.style.background = fill;
@@ -95,8 +108,9 @@ const Troedler = (() => {
     return h("span", {class: "cards"}, (codes || []).map((code) => cardChip(table, code)));
   }
 
-  function seatChip(table, seat) {
-    const chip = h("span", {class: "chip"}, String(seat));
+  // A seat's colour, with its name's first letter.
+  function seatChip(table, seat, name) {
+    const chip = h("span", {class: "chip", "aria-hidden": "true"}, initial(name));
     chip.style.background = table.seat_colours[seat];
     return chip;
   }
@@ -134,8 +148,10 @@ const Troedler = (() => {
     };
   }
 
-  // Where the last move went, to mark it: its village, the routes it took,
-  // the good taken and the goods delivered (from the move's own facts).
+  // Where the last move went, to mark it, from the move's facts: the
+  // village it went to, the routes of the table between where the cart
+  // stood (``from``) and there (of the move's route kind, where it names
+  // one), the good taken and the goods delivered.
   function marksOf(view) {
     const facts = view.last;
     const marks = {village: null, routes: new Set(), delivered: ""};
@@ -143,13 +159,11 @@ const Troedler = (() => {
     const position = view.position;
     if (facts.to) {
       marks.village = facts.to;
-      const before = view.before;
-      const from = before ? before.players[view.lastSeat].cart : null;
+      const from = facts.from;
       view.table.routes.forEach((route, index) => {
         const ends = new Set(route.ends);
-        const kind = facts.kind === undefined ? route.kind : facts.kind;
-        if (from && ends.has(from) && ends.has(facts.to) && from !== facts.to &&
-            route.kind === kind) {
+        if (from && from !== facts.to && ends.has(from) && ends.has(facts.to) &&
+            (facts.kind === undefined || route.kind === facts.kind)) {
           marks.routes.add(index);
         }
       });
@@ -289,7 +303,7 @@ const Troedler = (() => {
         s("circle", {cx: cx - 7, cy: cy + 8, r: 3.5, fill: ink}),
         s("circle", {cx: cx + 7, cy: cy + 8, r: 3.5, fill: ink}),
         s("text", {x: cx, y: cy + 4, "font-size": 13, "font-weight": "bold",
-          "text-anchor": "middle", fill: "#ffffff"}, String(seat))));
+          "text-anchor": "middle", fill: "#ffffff"}, initial(view.names[seat]))));
     });
     return svg;
   }
@@ -311,25 +325,34 @@ const Troedler = (() => {
 
   // ---- the panel: players, hands, piles ------------------------------------
 
+  // Each player's goods and tally: where the viewer knows the player's
+  // value pile, the position's tally; once the game is over, the final
+  // scoring's, for everyone; else not known.
   function playersTable(view) {
     const {table, position, names} = view;
+    const final = position.result ? position.result.tallies : null;
     const rows = position.players.map((player, seat) => {
-      const tally = player.tally;
-      const cell = (value) => h("td", {class: "num"}, tally ? String(value) : "?");
+      const tally = final ? final[seat] : player.tally;
+      const cell = (value) => h("td", {class: "num", title: tally ? null :
+        "not known: it lies face down"}, tally ? String(value) : "?");
       return h("tr", {class: "seat-" + seat + (seat === position.seat ? " you" : ""),
         "data-seat": seat},
-        h("td", null, seat === position.current_player ? "▶ " : "", seatChip(table, seat),
-          h("span", {class: "name"}, names[seat])),
-        h("td", {class: "goods"}, goodsTokens(table, player.goods)),
+        h("td", {class: "who"},
+          h("span", {class: "who-line"}, seat === position.current_player ? "▶ " : "",
+            seatChip(table, seat, names[seat]),
+            h("span", {class: "name", title: names[seat]}, names[seat])),
+          h("span", {class: "goods"}, goodsTokens(table, player.goods))),
         cell(tally && tally.request_points.length),
         cell(tally && tally.feed_used),
         cell(tally && tally.damage),
         cell(tally && tally.points));
     });
+    const number = (text, title) => h("th", {class: "n", title}, text);
     return h("section", {class: "players"},
       h("table", null,
-        h("thead", null, h("tr", null, h("th"), h("th", null, "goods"), h("th", null, "requests"),
-          h("th", null, "feed used"), h("th", null, "damage"), h("th", null, "points"))),
+        h("thead", null, h("tr", null, h("th", {class: "who"}, "player and goods"),
+          number("requests", "how many requests fulfilled"), number("feed used"),
+          number("damage"), number("points"))),
         h("tbody", null, rows)));
   }
 
@@ -340,14 +363,15 @@ const Troedler = (() => {
       if (seat === position.seat && !everyone) return;
       let shown;
       if (player.hand === null) {
-        shown = h("span", {class: "faint hidden"}, player.hand_size + " cards, not known");
+        shown = h("span", {class: "faint hidden"}, count(player.hand_size, "card") +
+          ", not known");
       } else if (!player.hand.length) {
         shown = h("span", {class: "faint"}, "no cards");
       } else {
         shown = cards(table, player.hand);
       }
       rows.push(h("div", {class: "row hand seat-" + seat, "data-seat": seat},
-        h("span", {class: "label"}, names[seat]), shown));
+        h("span", {class: "label", title: names[seat]}, names[seat]), shown));
     });
     const played = position.turn.played;
     if (played && played.length) {
@@ -380,7 +404,7 @@ const Troedler = (() => {
         : [cardChip(table, top), h("span", {class: "faint"}, " on top of " + discard.length)]));
     rows.push(h("div", {class: "row"}, h("span", {class: "label"}, "game-round pile"),
       h("span", {class: "faint game-round-pile"},
-        position.game_round_pile_size + " cards face down")));
+        count(position.game_round_pile_size, "card") + " face down")));
     return h("section", {class: "piles"}, h("h3", null, "Dealer piles"), rows);
   }
 
@@ -423,9 +447,7 @@ const Troedler = (() => {
       const good = goodOf(table, code);
       return "take " + (good ? good.name : code);
     }
-    if (facts.type === "play_request") {
-      return facts.feed_cost ? "with " + facts.delivered : "with its own goods";
-    }
+    if (facts.type === "play_request") return "with " + facts.delivered;
     return facts.move;
   }
 
@@ -512,25 +534,35 @@ const Troedler = (() => {
 
   // ---- the final scoring ----------------------------------------------------
 
+  // The final scoring as the engine gives it: a row a player, its
+  // fulfilled requests' points, feed used, goods held, damage (marked where
+  // it is total damage), points; the winners marked.
   function scoring(view) {
     const {table, position, names} = view;
     const result = position.result;
     if (!result) return [];
-    const rows = result.tallies.map((tally, seat) => h("tr", {"data-seat": seat,
-      class: result.winners.includes(seat) ? "winner" : ""},
-      h("td", null, seatChip(table, seat), h("span", {class: "name"}, names[seat])),
-      h("td", {class: "num"}, tally.request_points.length ?
-        tally.request_points.join(" + ") : "none"),
-      h("td", {class: "num"}, String(tally.feed_used)),
-      h("td", {class: "num"}, String(tally.goods_held)),
-      h("td", {class: "num"}, String(result.damage[seat])),
-      h("td", {class: "num"}, result.totally_damaged.includes(seat) ? "yes" : ""),
-      h("td", {class: "num"}, String(result.points[seat])),
-      h("td", null, result.winners.includes(seat) ? "winner" : "")));
+    const requests = (points) => points.length ? points.flatMap((p, k) =>
+      k ? ["+", h("wbr"), String(p)] : [String(p)]) : ["–"];
+    const rows = result.tallies.map((tally, seat) => {
+      const winner = result.winners.includes(seat);
+      const total = result.totally_damaged.includes(seat);
+      return h("tr", {"data-seat": seat, class: winner ? "winner" : null},
+        h("td", {class: "player"}, h("span", {class: "who-line"},
+          seatChip(table, seat, names[seat]),
+          h("span", {class: "name", title: names[seat]}, names[seat])),
+        winner ? h("span", {class: "badge winner"}, "winner") : null),
+        h("td", {class: "num requests"}, requests(tally.request_points)),
+        h("td", {class: "num feed"}, String(tally.feed_used)),
+        h("td", {class: "num goods"}, String(tally.goods_held)),
+        h("td", {class: "num damage"}, String(result.damage[seat]),
+          total ? h("span", {class: "badge total-damage"}, "total damage") : null),
+        h("td", {class: "num points"}, String(result.points[seat])));
+    });
     return [h("table", {class: "scores"},
-      h("thead", null, h("tr", null, h("th", null, "player"), h("th", null, "requests"),
+      h("thead", null, h("tr", null, h("th", null, "player"),
+        h("th", {title: "the points of each request fulfilled"}, "request points"),
         h("th", null, "feed used"), h("th", null, "goods held"), h("th", null, "damage"),
-        h("th", null, "total damage"), h("th", null, "points"), h("th"))),
+        h("th", null, "points"))),
       h("tbody", null, rows))];
   }
 
@@ -546,28 +578,38 @@ const Troedler = (() => {
       }
       const css = "logged seat-" + entry.seat + (k >= newFrom ? " new" : "");
       out.push(h("li", {class: css, "data-step": entry.version},
-        h("span", {class: "who"}, names[entry.seat] + ": "), entry.move));
+        h("span", {class: "who", title: names[entry.seat]}, names[entry.seat]), ": ",
+        entry.move));
     });
     return out;
   }
 
   // ---- the status line ------------------------------------------------------
 
-  const PHASES = {
-    take_piles: "takes a dealer pile",
-    play_turns: "plays",
-    game_over: "",
-  };
+  // What the viewer may do now, in words, from its legal moves: their
+  // kind where they are all of one; what the others do is theirs to know.
+  function doing(position) {
+    const due = position.turn.discards_due;
+    if (due) return "discard " + count(due, "more card", "more cards");
+    const kinds = new Set((position.moves || []).map((m) => m.type));
+    if (kinds.size !== 1) return "";
+    const found = GROUPS.find(([type]) => kinds.has(type));
+    return found ? found[1] : "";
+  }
 
   function statusLine(view) {
     const {position, names} = view;
-    if (position.phase === "game_over") return "Round " + position.round + " · the game is over";
+    const round = "Round " + position.round;
+    if (position.result) {
+      const winners = position.result.winners.map((seat) => names[seat]);
+      return round + " · the game is over" + (winners.length ?
+        " · " + (winners.length === 1 ? "winner " : "winners ") + winners.join(", ") : "");
+    }
     const mover = position.current_player;
-    let doing = PHASES[position.phase] || position.phase.replace(/_/g, " ");
-    if (position.turn.discards_due) doing = "discards " + position.turn.discards_due + " more";
-    const who = mover === null ? "" : (mover === position.seat ? "you" : names[mover]) + " ";
-    return "Round " + position.round + " · dealer " + names[position.dealer] + " · " + who +
-      (mover === position.seat ? doing.replace(/^(\w+)s\b/, "$1") : doing);
+    if (mover === null || mover === undefined) return round;
+    if (mover !== position.seat) return round + " · " + names[mover] + " to move";
+    const what = (position.moves || []).length ? doing(position) : "";
+    return round + " · your move" + (what ? ": " + what : "");
   }
 
   // The last move, in words: who made it and its notation.
@@ -601,17 +643,31 @@ const Troedler = (() => {
     box.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 3);
   }
 
-  // The board's width in pixels on a phone: its text then reads at about 12 pixels.
+  // The board's scale on a phone (its names then read at 14 pixels, its
+  // letters at 13) and the least elsewhere (12 and 11): where its box is
+  // smaller, the board pans.
   const PHONE_SCALE = 0.8;
+  const READABLE_SCALE = 0.68;
 
   function fitBoard(box, view) {
     const size = mapSize(view.table);
-    box.style.setProperty("--board-w", Math.round(size.width * PHONE_SCALE) + "px");
+    box.style.setProperty("--phone-w", Math.round(size.width * PHONE_SCALE) + "px");
+    box.style.setProperty("--board-w", Math.ceil(size.width * READABLE_SCALE) + "px");
+    box.style.setProperty("--board-h", Math.ceil(size.height * READABLE_SCALE) + "px");
+    boardPans(box);
+  }
+
+  // Whether the board pans in its box (or shows the whole of it on
+  // request): then its tools are offered.
+  function boardPans(box) {
+    const holder = box.parentElement;
+    const pans = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    holder.classList.toggle("pans", pans || holder.classList.contains("whole"));
   }
 
   return {
-    h, s, byId, cardChip, cards, goodToken, goodsTokens, seatChip, drawMap, legend, panel,
-    movesList, choicesBox, groupMoves, scoring, logItems, statusLine, lastMoveText, clockText,
-    centreOnCart, fitBoard, marksOf,
+    h, s, byId, count, initial, reasonText, cardChip, cards, goodToken, goodsTokens, seatChip,
+    drawMap, legend, panel, movesList, choicesBox, groupMoves, scoring, logItems, statusLine,
+    lastMoveText, clockText, centreOnCart, fitBoard, boardPans, marksOf,
   };
 })();

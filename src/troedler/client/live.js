@@ -81,20 +81,19 @@
     byId("match").hidden = id !== "match";
   }
 
-  function seatName(seat, index) {
-    if (seat.name) return seat.name;
-    if (seat.bot) return seat.bot + " " + index;
-    return "(open seat)";
+  // The name the server shows a seat by (a person's, or a bot's kind).
+  function seatName(seat) {
+    return seat.shown || seat.name || seat.bot || "open seat";
   }
 
   function matchRow(summary, action) {
-    const who = summary.seats.map((seat, k) => seatName(seat, k)).join(", ");
+    const who = summary.seats.map(seatName).join(", ");
     const clock = summary.settings.clock || {};
     const timed = clock.move_seconds || clock.game_seconds ? " · clock" : "";
     const button = h("button", {type: "button", "data-match": summary.match}, action);
     button.addEventListener("click", () => { location.hash = "match=" + summary.match; });
     return h("div", {class: "match-row"},
-      h("span", null, summary.settings.players + " players" + timed + ": ",
+      h("span", null, T.count(summary.settings.players, "player") + timed + ": ",
         h("span", {class: "names"}, who), " ",
         h("span", {class: "faint"}, summary.status)),
       button);
@@ -134,14 +133,15 @@
     const players = Number(byId("players").querySelector("[aria-pressed=true]").dataset.value);
     const box = byId("seat-kinds");
     const before = [...box.querySelectorAll("select")].map((select) => select.value);
-    box.replaceChildren(h("div", {class: "seat-kind"}, h("span", null, "seat 0"),
-      h("span", {class: "faint"}, "you")));
+    box.replaceChildren(h("div", {class: "seat-kind"}, h("span", null, "You"),
+      h("span", {class: "faint"}, "a person")));
     for (let seat = 1; seat < players; seat++) {
-      const select = h("select", {"data-seat": seat, "aria-label": "seat " + seat},
+      const label = "Opponent " + seat;
+      const select = h("select", {"data-seat": seat, "aria-label": label},
         h("option", {value: ""}, "a person"),
         server.bots.map((bot) => h("option", {value: bot}, "bot: " + bot)));
       select.value = before[seat - 1] !== undefined ? before[seat - 1] : "";
-      box.append(h("label", {class: "seat-kind"}, h("span", null, "seat " + seat), select));
+      box.append(h("label", {class: "seat-kind"}, h("span", null, label), select));
     }
   }
 
@@ -154,9 +154,15 @@
     });
   }
 
-  function myName() {
-    const name = byId("my-name").value.trim() || localStorage.getItem("troedler-name") || "";
-    return name || "player";
+  // The name typed, or the one used last in this browser; with neither, a
+  // name none of ``taken`` has: "player", else "player 2", "player 3" ...
+  function nameFrom(box, taken) {
+    const name = byId(box).value.trim() || localStorage.getItem("troedler-name") || "";
+    if (name) return name;
+    for (let k = 1; ; k++) {
+      const made = k === 1 ? "player" : "player " + k;
+      if (!(taken || []).includes(made)) return made;
+    }
   }
 
   async function create() {
@@ -168,8 +174,7 @@
     const clock = {on_timeout: byId("on-timeout").value};
     if (byId("move-seconds").value) clock.move_seconds = Number(byId("move-seconds").value);
     if (byId("game-seconds").value) clock.game_seconds = Number(byId("game-seconds").value);
-    const name = myName();
-    localStorage.setItem("troedler-name", name);
+    const name = nameFrom("my-name");
     byId("create-error").textContent = "";
     try {
       const match = await request("POST", "matches", {
@@ -177,6 +182,7 @@
         public: byId("public").checked, spectators: byId("spectators").checked});
       // The creator sits down at once, in the first seat.
       const seat = await request("POST", "matches/" + match.match + "/join", {name, seat: 0});
+      if (byId("my-name").value.trim()) localStorage.setItem("troedler-name", name);
       keep(match.match, {token: seat.token, seat: seat.seat, name});
       location.hash = "match=" + match.match;
     } catch (error) {
@@ -185,14 +191,41 @@
   }
   byId("create").addEventListener("click", create);
 
+  function refreshLists() {
+    return Promise.all([fillMine(), fillList("waiting-matches", "waiting", "open"),
+      fillList("playing-matches", "playing", "watch")]);
+  }
+
   async function lobby() {
     show("lobby");
     closeSocket();
     byId("my-name").value = localStorage.getItem("troedler-name") || "";
     seatKinds();
-    await Promise.all([fillMine(), fillList("waiting-matches", "waiting", "open"),
-      fillList("playing-matches", "playing", "watch")]);
+    await refreshLists();
   }
+
+  // The lists stay fresh while the lobby is in view: every few seconds,
+  // and at once when the window comes back to the front.
+  const LOBBY_SECONDS = 5;
+  let listing = false;
+  async function relist() {
+    if (listing || byId("lobby").hidden || document.hidden) return;
+    listing = true;
+    try {
+      await refreshLists();
+    } finally {
+      listing = false;
+    }
+  }
+  setInterval(relist, LOBBY_SECONDS * 1000);
+  window.addEventListener("focus", relist);
+  document.addEventListener("visibilitychange", relist);
+
+  byId("new-match").addEventListener("click", () => {
+    byId("create-box").classList.add("open");
+    byId("new-match").setAttribute("aria-expanded", "true");
+    byId("my-name").focus();
+  });
 
   // ---- a match ------------------------------------------------------------------
 
@@ -207,7 +240,7 @@
   const queue = [];   // messages not yet shown (the others' moves, one at a time)
   let pumping = false;
   let centredAt = -1;
-  let seenMoves = 0;  // moves of the log already seen at the seat's last turn
+  let endShown = null; // the match whose end was last brought into view
 
   function closeSocket() {
     if (socket) {
@@ -226,9 +259,8 @@
       choices = null;
       queue.length = 0;
       centredAt = -1;
-      seenMoves = 0;
       for (const part of ["board", "panel", "log", "hand", "moves", "seats", "scores",
-        "bot-failure-list"]) {
+        "bot-failure-list", "last-move", "status", "title", "watching"]) {
         byId(part).replaceChildren();
       }
       byId("result").hidden = true;
@@ -334,7 +366,6 @@
       state = {
         match: message.match, seat: message.seat, table: message.table,
         settings: message.settings, log, position: message.position || null,
-        before: state && state.match === message.match ? state.before : null,
         last: message.last, lastSeat: log.length ? log[log.length - 1].seat : null,
         failures: state && state.match === message.match ? state.failures : [],
       };
@@ -360,7 +391,6 @@
       }
       const round = state.position ? state.position.round : 0;
       state.log.push({version: message.version, seat: message.seat, move: message.move, round});
-      state.before = state.position;
       state.position = message.position;
       state.last = message.facts;
       state.lastSeat = message.seat;
@@ -380,11 +410,16 @@
         .slice(-FAILURES_SHOWN);
       byId("bot-failures").hidden = false;
       renderFailures();
+    } else if (kind === "stood_in") {
+      // A seat ran out of time: the stand-in bot made its move.
+      const who = names()[message.seat] || "a player";
+      notify("info", (message.seat === state.seat ? "You" : who) + " ran out of time: " +
+        "the bot " + message.bot + " made the move " + message.move + ".");
     } else if (kind === "accepted") {
       pending = null;
     } else if (kind === "error") {
       if (message.id && message.id === pending) pending = null;
-      if (message.code !== "stale") notify("refused", message.message);
+      if (message.code !== "stale") notify("refused", T.reasonText(message.message));
       render();
     }
   }
@@ -410,12 +445,12 @@
   }
 
   function names() {
-    return (state.seats || []).map((seat, k) => seatName(seat, k));
+    return (state.seats || []).map(seatName);
   }
 
   function view() {
     return {table: state.table, position: state.position, names: names(),
-      before: state.before, last: state.last, lastSeat: state.lastSeat};
+      last: state.last, lastSeat: state.lastSeat};
   }
 
   function myTurn() {
@@ -424,18 +459,29 @@
       state.status === "playing" && (p.moves || []).length > 0;
   }
 
-  // Seconds left of each seat's time: the seat to move counts down to its
-  // deadline; the others keep what their game clock holds.
-  function secondsLeft(seat) {
+  function now() {
+    return Date.now() / 1000 + (state.offset || 0);
+  }
+
+  function moving(seat) {
     const p = state.position;
-    const now = Date.now() / 1000 + (state.offset || 0);
-    const moving = p && p.current_player === seat && state.status === "playing";
-    if (moving && state.deadline) return state.deadline - now;
-    if (state.clocks) {
-      const left = state.clocks[seat];
-      return moving && state.turn_started ? left - (now - state.turn_started) : left;
-    }
-    return null;
+    return !!p && p.current_player === seat && state.status === "playing";
+  }
+
+  // Seconds left of a seat's time: the seat to move counts down to the
+  // deadline the server set; the others show what their game clock holds.
+  function secondsLeft(seat) {
+    if (moving(seat) && state.deadline) return state.deadline - now();
+    return gameSecondsLeft(seat);
+  }
+
+  // Seconds left of a seat's game clock: what the server's clocks hold; for
+  // the seat to move, counted down from when its turn began (a countdown
+  // to show: the server charges the time itself when the move is made).
+  function gameSecondsLeft(seat) {
+    if (!state.clocks) return null;
+    const left = state.clocks[seat];
+    return moving(seat) && state.turn_started ? left - (now() - state.turn_started) : left;
   }
 
   function tick() {
@@ -444,6 +490,14 @@
       const left = secondsLeft(Number(clock.dataset.clock));
       clock.textContent = left === null ? "" : T.clockText(left);
       clock.classList.toggle("short", left !== null && left < 15);
+    }
+    // The mover's game clock beside its move's, where the two differ.
+    for (const clock of document.querySelectorAll("[data-game-clock]")) {
+      const seat = Number(clock.dataset.gameClock);
+      const left = moving(seat) && state.deadline ? gameSecondsLeft(seat) : null;
+      const shown = left !== null && Math.abs(left - secondsLeft(seat)) >= 1;
+      clock.textContent = shown ? "game " + T.clockText(left) : "";
+      clock.classList.toggle("short", shown && left < 15);
     }
   }
   setInterval(tick, 250);
@@ -462,7 +516,9 @@
     // The waiting room.
     const waiting = state.status === "waiting";
     byId("waiting-room").hidden = !waiting;
+    document.body.classList.toggle("waiting", waiting);
     if (waiting) {
+      byId("match-settings").textContent = settingsText(state.settings);
       byId("invite").textContent = new URL("#match=" + state.match, base).toString();
       const open = (state.seats || []).some((seat) => !seat.bot && !seat.name);
       byId("join-box").hidden = mine !== null || !open;
@@ -474,6 +530,7 @@
     renderWatching();
     if (!p) {
       byId("status").textContent = waiting ? "waiting for players" : state.status;
+      byId("last-move").textContent = "";
       return;
     }
     byId("status").textContent = T.statusLine(v);
@@ -481,18 +538,27 @@
     byId("last-move").textContent = T.lastMoveText(v, made);
     // The board, redrawn from the position.
     const board = byId("board");
+    const scrolled = [board.scrollLeft, board.scrollTop];
     board.replaceChildren(T.drawMap(v));
     T.fitBoard(board, v);
+    [board.scrollLeft, board.scrollTop] = scrolled;
     if (!byId("legend").childElementCount) byId("legend").replaceChildren(...T.legend(v.table));
     byId("panel").replaceChildren(...T.panel(v, false));
     // The decision.
     renderYou(v);
-    // The log.
+    // The log: the moves since the seat's own last one are marked new (for
+    // a spectator, the last move).
     const log = byId("log");
-    log.replaceChildren(...T.logItems(state.log, names, seenMoves));
-    log.scrollTop = log.scrollHeight;
+    let newFrom = state.log.length - 1;
+    if (mine !== null) {
+      newFrom = state.log.length;
+      while (newFrom > 0 && state.log[newFrom - 1].seat !== mine) newFrom -= 1;
+    }
+    log.replaceChildren(...T.logItems(state.log, names, newFrom));
     renderResult(v);
     tick();
+    // Last, once the clocks' lines have their width: the newest moves in view.
+    log.scrollTop = log.scrollHeight;
   }
 
   function renderSeats(names) {
@@ -504,11 +570,13 @@
       const moving = p && p.current_player === k && state.status === "playing";
       return h("div", {class: "seat-row" + (moving ? " to-move" : "") +
         (k === state.seat ? " you" : ""), "data-seat": k},
-      state.table ? T.seatChip(state.table, k) : null,
-      h("span", {class: "name"}, names[k] + (k === state.seat ? " (you)" : "")),
+      state.table ? T.seatChip(state.table, k, names[k]) : null,
+      h("span", {class: "name", title: names[k]}, names[k] + (k === state.seat ? " (you)" : "")),
+      p && p.dealer === k ? h("span", {class: "badge dealer"}, "dealer") : null,
       h("span", {class: "presence " + here.split(":")[0].replace(/\s/g, "-")}, here),
       h("span", {class: "clock", "data-clock": k}),
-      p ? h("span", {class: "faint"}, p.players[k].hand_size + " cards") : null);
+      h("span", {class: "clock game-clock", "data-game-clock": k}),
+      p ? h("span", {class: "faint"}, T.count(p.players[k].hand_size, "card")) : null);
     });
     box.replaceChildren(h("h2", null, "Players"), ...rows);
   }
@@ -523,7 +591,9 @@
     const mover = p.current_player;
     byId("turn").textContent = turn ? "Your move" :
       mover === null ? "" : v.names[mover] + " is to move";
-    byId("my-clock").dataset.clock = String(turn ? mine : mover === null ? mine : mover);
+    const timer = String(turn ? mine : mover === null ? mine : mover);
+    byId("my-clock").dataset.clock = timer;
+    byId("my-game-clock").dataset.gameClock = timer;
     you.classList.toggle("yours", turn);
     you.classList.toggle("busy", pending !== null);
     // The hand: a card that some legal move plays is marked; a card that may
@@ -536,7 +606,7 @@
       const why = refusals[index] || null;
       const button = h("button", {type: "button", class: "card-button" +
         (turn && usable.has(code) ? " usable" : "") + (why ? " kept" : ""),
-      "data-card": code, "data-index": index, title: why || code},
+      "data-card": code, "data-index": index, title: why ? T.reasonText(why) : code},
       T.cardChip(v.table, code));
       button.addEventListener("click", () => tapCard(code, index));
       return button;
@@ -549,7 +619,7 @@
     const reasons = [...new Set(refusals.filter(Boolean))];
     const list = byId("refusals");
     list.hidden = !(turn && reasons.length);
-    list.replaceChildren(...reasons.map((reason) => h("li", null, reason)));
+    list.replaceChildren(...reasons.map((reason) => h("li", null, T.reasonText(reason))));
     // The moves, or the choices of a tap.
     const moves = byId("moves");
     const box = byId("choices");
@@ -568,11 +638,11 @@
       box.hidden = true;
       moves.hidden = false;
     }
-    if (seenMoves < state.log.length && centredAt !== version) {
+    if (centredAt !== version) {  // a new decision: the side column from its top
       centredAt = version;
       T.centreOnCart(byId("board"), mine);
+      byId("side").scrollTop = 0;
     }
-    seenMoves = state.log.length;
     decisionIntoView();
   }
 
@@ -634,7 +704,7 @@
     if (!myTurn()) return;
     const why = (state.position.discard_refusals || [])[index];
     if (why) {
-      notify("refused", why);
+      notify("refused", T.reasonText(why));
       return;
     }
     fits(legal().filter((m) => m.card === code), "plays " + code);
@@ -656,7 +726,13 @@
   byId("zoom").addEventListener("click", () => {
     const whole = byId("board-box").classList.toggle("whole");
     byId("zoom").textContent = whole ? "readable board" : "whole board";
+    T.boardPans(byId("board"));
   });
+  window.addEventListener("resize", () => T.boardPans(byId("board")));
+  // The log keeps its newest moves in view when its box changes size (the
+  // clocks' lines wrap, the decision grows or shrinks).
+  new ResizeObserver(() => { byId("log").scrollTop = byId("log").scrollHeight; })
+    .observe(byId("log"));
 
   // ---- the end ---------------------------------------------------------------------
 
@@ -686,6 +762,28 @@
       href: api("matches/" + state.match + "/replay")}, "Replay page"));
     after.replaceChildren(...actions);
     byId("you").hidden = true;
+    // The end, once: the page from its top, the scoring and what comes next in view.
+    if (endShown !== state.match) {
+      endShown = state.match;
+      scrollTo(0, 0);
+      byId("side").scrollTop = 0;
+    }
+  }
+
+  // The match's settings, for whoever is about to join it.
+  function settingsText(settings) {
+    if (!settings) return "";
+    const clock = settings.clock || {};
+    const parts = [T.count(settings.players, "player")];
+    parts.push(clock.move_seconds ? T.clockText(clock.move_seconds) + " a move" :
+      "no time limit a move");
+    if (clock.game_seconds) parts.push(T.clockText(clock.game_seconds) + " a game");
+    if (clock.move_seconds || clock.game_seconds) {
+      parts.push(clock.on_timeout === "forfeit" ? "out of time, the seat forfeits" :
+        "out of time, a bot moves for the seat");
+    }
+    parts.push("recall: " + settings.recall);
+    return parts.join(" · ") + ".";
   }
 
   async function rematch() {
@@ -704,11 +802,11 @@
   // ---- joining and leaving ------------------------------------------------------------
 
   byId("join").addEventListener("click", async () => {
-    const name = byId("join-name").value.trim() || "player";
-    localStorage.setItem("troedler-name", name);
+    const name = nameFrom("join-name", names());
     byId("join-error").textContent = "";
     try {
       const seat = await request("POST", "matches/" + match + "/join", {name});
+      if (byId("join-name").value.trim()) localStorage.setItem("troedler-name", name);
       keep(match, {token: seat.token, seat: seat.seat, name});
       connect();
     } catch (error) {

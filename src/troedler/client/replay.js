@@ -35,15 +35,17 @@
   function view(step) {
     const at = data.steps[step];
     return {table: data.table, position: at.position, names: data.names,
-      before: step ? data.steps[step - 1].position : null,
       last: at.facts || null, lastSeat: step ? at.seat : null};
   }
 
   function show(step) {
     step = Math.max(0, Math.min(last, step));
     const v = view(step);
-    byId("board").replaceChildren(T.drawMap(v));
-    T.fitBoard(byId("board"), v);
+    const board = byId("board");
+    const scrolled = [board.scrollLeft, board.scrollTop];
+    board.replaceChildren(T.drawMap(v));
+    T.fitBoard(board, v);
+    [board.scrollLeft, board.scrollTop] = scrolled;
     byId("panel").replaceChildren(...T.panel(v, true));
     byId("status").textContent = T.statusLine(v);
     byId("last-move").textContent = T.lastMoveText(v, data.steps[step].move);
@@ -52,6 +54,8 @@
     byId("scores").replaceChildren(...T.scoring(v));
     byId("ending").textContent = v.position.result ? "" :
       "The record stops in round " + v.position.round + ": the game did not end.";
+    byId("result").querySelector("h2").textContent = v.position.result ? "Final scoring" :
+      "The end of the record";
     items.get(current)?.classList.remove("current");
     const item = items.get(step);
     item?.classList.add("current");
@@ -95,7 +99,9 @@
   byId("zoom").addEventListener("click", () => {
     const whole = byId("board-box").classList.toggle("whole");
     byId("zoom").textContent = whole ? "readable board" : "whole board";
+    T.boardPans(byId("board"));
   });
+  window.addEventListener("resize", () => T.boardPans(byId("board")));
   byId("dismiss").addEventListener("click", () => { byId("notice").hidden = true; });
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;

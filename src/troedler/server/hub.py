@@ -42,9 +42,10 @@ from troedler.server.match import Live
 from troedler.server.owners import Owners
 from troedler.server.protocol import (
     BOT_FAILED_FIELDS,
+    STOOD_IN_FIELDS,
     Frame,
     bot_failure_fields,
-    move_facts,
+    moved_facts,
     position_text,
 )
 from troedler.server.reading import catch_up, owner_of, read_match
@@ -321,16 +322,24 @@ class Hub:
         return True
 
     def moved_frame(
-        self, live: Live, version: int, seat: int, text: str, move: Move | None, status: str
+        self,
+        live: Live,
+        version: int,
+        seat: int,
+        text: str,
+        move: Move | None,
+        status: str,
+        before: str | None,
     ) -> Frame:
         """The ``moved`` message of the move ``text`` (``move``) that made
-        ``version``, but its position."""
+        ``version``, its mover's cart having stood in ``before``, but its
+        position."""
         return Frame(
             "moved",
             version=version,
             seat=seat,
             move=text,
-            facts=None if move is None else move_facts(move),
+            facts=None if move is None else moved_facts(move, before),
             status=status,
             deadline=live.deadline,
             turn_started=live.turn_started,
@@ -341,7 +350,11 @@ class Hub:
     def tell_moved(self, live: Live, seat: int, text: str) -> None:
         """Tell this process's connections of the move that made the match's
         version; once over, tell its bots; set the next clock or bot going."""
-        live.send(self.moved_frame(live, live.version, seat, text, live.last_move, live.status))
+        live.send(
+            self.moved_frame(
+                live, live.version, seat, text, live.last_move, live.status, live.last_from
+            )
+        )
         if live.status != "playing":
             self.turns.finish(live)
         self.turns.schedule(live)
@@ -350,12 +363,15 @@ class Hub:
         """Bring ``live`` up to the database (its moves, seats and row) and
         tell this process's connections what changed. The caller holds the
         match's lock."""
+        previous = live.state
         made = await catch_up(self.engine, live, self._me())
         live.close_given_up()
         start = live.version - len(made)
         for number, (seat, text, move, state) in enumerate(made, start=start + 1):
             status = live.status if number == live.version else "playing"
-            frame = self.moved_frame(live, number, seat, text, move, status)
+            before = previous.players[seat].cart
+            previous = state
+            frame = self.moved_frame(live, number, seat, text, move, status, before)
             if number == live.version:
                 live.send(frame)
                 continue
@@ -397,6 +413,10 @@ class Hub:
             # A bot failed in another process: its connections were told there.
             told = {key: note[3][key] for key in BOT_FAILED_FIELDS if key in note[3]}
             live.send(Frame("bot_failed", **told), with_position=False)
+        elif kind == "t" and note[2] != self.name and len(note) == 4 and isinstance(note[3], dict):
+            # A stand-in moved for a seat out of time, in another process.
+            told = {key: note[3][key] for key in STOOD_IN_FIELDS if key in note[3]}
+            live.send(Frame("stood_in", **told), with_position=False)
 
     def _heard_move(self, live: Live, note: Note) -> None:
         queued = self._heard_queued.get(live.id, 0)
@@ -464,6 +484,15 @@ class Hub:
         if self.cluster.several:
             self.spawn(self.cluster.tell(["f", live.id, self.name, fields]))
 
+    def tell_stood_in(self, live: Live, seat: int, bot: str, move: str) -> None:
+        """The seat ``seat`` ran out of time and the stand-in ``bot`` made its
+        move ``move`` (the match's version): tell everyone watching, through
+        this process and the others."""
+        fields = dict(zip(STOOD_IN_FIELDS, (live.version, seat, bot, move), strict=True))
+        live.send(Frame("stood_in", **fields), with_position=False)
+        if self.cluster.several:
+            self.spawn(self.cluster.tell(["t", live.id, self.name, fields]))
+
     def tell_presence(self, live: Live) -> None:
         """Keep who is connected to ``live`` through this process where the
         other processes read it when they load the match, and tell them."""
@@ -505,7 +534,7 @@ class Hub:
             version=live.version,
             seats=live.seat_list(),
             moves=[] if since is None else live.moves_made(since),
-            last=None if live.last_move is None else move_facts(live.last_move),
+            last=None if live.last_move is None else moved_facts(live.last_move, live.last_from),
             settings=live.settings.to_data(),
             table=live.table(),
             deadline=live.deadline,

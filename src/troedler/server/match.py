@@ -62,6 +62,8 @@ class Live:
     """(seat, move text, round it was made in) of every move made."""
     last_move: Move | None = None
     """The move that made the current version (None before the first)."""
+    last_from: str | None = None
+    """Where the cart of :attr:`last_move`'s mover stood before it."""
     accepted: dict[tuple[int, str], int] = attrs.field(factory=dict)
     """The version each client move id of each seat led to."""
     refused: dict[int, OrderedDict[str, str]] = attrs.field(factory=dict)
@@ -168,6 +170,7 @@ class Live:
     ) -> None:
         """The move ``move`` (written ``text``) of ``seat`` made: the match is at ``after``."""
         self.history.append((seat, text, self.state.round))
+        self.last_from = self.state.players[seat].cart
         self.state = after
         self.last_move = move
         self.version += 1
@@ -196,15 +199,32 @@ class Live:
         """The map of the match's position as SVG (:func:`map_for`), drawn
         once a version."""
         if self.drawn is None or self.drawn[0] != self.version:
-            names = [
-                (held.name or (f"bot {held.bot}" if held.bot else f"seat {seat}"))[:24]
-                for seat, held in enumerate(self.seats)
-            ]
+            names = [name[:24] for name in self.names()]
             self.drawn = (self.version, map_for(self.state, names))
         return self.drawn[1]
 
+    def names(self) -> list[str]:
+        """The name each seat is shown and recorded by: the person's; for a
+        bot, its kind, numbered ``(1)``, ``(2)`` ... where several seats have
+        the same kind; ``open seat`` for a seat nobody has taken yet."""
+        kinds = [held.bot if held.name is None else None for held in self.seats]
+        shown = []
+        for seat, held in enumerate(self.seats):
+            kind = kinds[seat]
+            if held.name is not None:
+                shown.append(held.name)
+            elif kind is None:
+                shown.append("open seat")
+            elif kinds.count(kind) > 1:
+                shown.append(f"{kind} ({kinds[: seat + 1].count(kind)})")
+            else:
+                shown.append(kind)
+        return shown
+
     def seat_list(self) -> list[dict[str, Any]]:
-        """The seats as the lobby shows them: name, bot, open or not."""
+        """The seats as the lobby shows them: name, bot, open or not, and
+        the name shown (:meth:`names`)."""
+        shown = self.names()
         return [
             {
                 "seat": seat,
@@ -212,6 +232,7 @@ class Live:
                 "bot": held.bot,
                 "open": held.bot is None and held.token_hash is None,
                 "left": held.left,
+                "shown": shown[seat],
             }
             for seat, held in enumerate(self.seats)
         ]
@@ -241,10 +262,7 @@ class Live:
 
     def record(self) -> GameRecord:
         """The match's :class:`~troedler.GameRecord` (without result while not over)."""
-        names = [
-            held.name if held.name is not None else f"{held.bot or 'seat'} {seat}"
-            for seat, held in enumerate(self.seats)
-        ]
+        names = self.names()
         return GameRecord(
             rules=self.first.rules,
             fingerprint=fingerprint(self.first.board, self.first.cards),

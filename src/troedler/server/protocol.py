@@ -71,11 +71,13 @@ __all__ = [
     "BOT_FAILED_FIELDS",
     "MAX_NOTICE",
     "PROTOCOL",
+    "STOOD_IN_FIELDS",
     "Frame",
     "bot_failure_fields",
     "map_for",
     "message_for",
     "move_facts",
+    "moved_facts",
     "position_for",
     "position_text",
     "public_observation",
@@ -91,6 +93,9 @@ MAX_NOTICE = 500
 """The most characters of a ``bot_failed`` message's line."""
 BOT_FAILED_FIELDS = ("version", "seat", "bot", "kind", "move", "round", "detail", "message")
 """The fields of a ``bot_failed`` message (:func:`bot_failure_fields`)."""
+STOOD_IN_FIELDS = ("version", "seat", "bot", "move")
+"""The fields of a ``stood_in`` message: the seat ran out of time, and the
+stand-in ``bot`` made its ``move``, which made ``version``."""
 WITHHELD = "what it said is kept in the server's log"
 """A failed bot's own words, where they are not told (a server open to others)."""
 
@@ -258,6 +263,18 @@ def move_facts(move: Move) -> dict[str, Any]:
         if field.init:  # the move's own fields; what it works out from them is above
             facts[field.name] = _fact(getattr(move, field.name))
     return facts
+
+
+def moved_facts(move: Move, before: str | None) -> dict[str, Any]:
+    """A move made, as the page is told it: its :func:`move_facts`, and
+    ``from``, where its mover's cart stood before it (``before``): with
+    ``to`` and ``kind``, the way the cart went, for the page to mark.
+
+    >>> from troedler import Good, PlayRoute, RouteKind
+    >>> moved_facts(PlayRoute(RouteKind.BRIDGE, "Rothes", Good.VASE), "Aberlour")["from"]
+    'Aberlour'
+    """
+    return {**move_facts(move), "from": before}
 
 
 _facts_seen: dict[Move, str] = {}
@@ -453,15 +470,29 @@ def position_text(state: GameState, viewer: int | None, recall: Recall) -> str:
     return "".join(parts)
 
 
+_FEED_FACE = {"type": "feed", "label": "feed", "name": "special feed"}
+
+
 def _card_face(card: Card) -> dict[str, Any]:
-    """What a card's face shows, for the page to draw it."""
+    """What a card's face shows, for the page to draw it: its ``label`` (the
+    text on it; a request shows its goods and points instead) and its ``name``."""
     if isinstance(card, RouteCard):
-        return {"type": "route", "route": card.kind.code, "name": ROUTE_NAMES[card.kind]}
+        return {
+            "type": "route",
+            "route": card.kind.code,
+            "label": _text(card),
+            "name": ROUTE_NAMES[card.kind],
+        }
     if isinstance(card, RequestCard):
-        return {"type": "request", "goods": _text(card.goods), "points": card.points}
+        return {
+            "type": "request",
+            "goods": _text(card.goods),
+            "points": card.points,
+            "name": "goods request",
+        }
     if isinstance(card, ExtraGoodCard):
-        return {"type": "extra"}
-    return {"type": "feed"}
+        return {"type": "extra", "label": "+1 extra", "name": "extra good"}
+    return dict(_FEED_FACE)
 
 
 def table_for(state: GameState) -> dict[str, Any]:
@@ -479,7 +510,7 @@ def table_for(state: GameState) -> dict[str, Any]:
     cards += [s.request for s in catalogue.starting_sets]
     cards += [ExtraGoodCard()] if catalogue.extra_goods else []
     faces = {_text(card): _card_face(card) for card in cards}
-    faces["feed"] = {"type": "feed"}
+    faces["feed"] = dict(_FEED_FACE)
     return {
         "villages": [
             {

@@ -19,7 +19,7 @@ from troedler.core.board import Board
 from troedler.core.cards import CardCatalogue
 from troedler.io.notation import parse_move
 from troedler.io.records import GameRecord, replay
-from troedler.server.protocol import EVERYTHING, move_facts, position_for, table_for
+from troedler.server.protocol import EVERYTHING, moved_facts, position_for, table_for
 
 __all__ = ["replay_data", "replay_html", "write_replay_html"]
 
@@ -40,11 +40,13 @@ def replay_data(
         if number:
             before = states[number - 1]
             text = record.moves[number - 1]
+            seat = before.current_player
+            cart = None if seat is None else before.players[seat].cart
             step.update(
-                seat=before.current_player,
+                seat=seat,
                 move=text,
                 round=before.round,
-                facts=move_facts(parse_move(text, before)),
+                facts=moved_facts(parse_move(text, before), cart),
             )
         steps.append(step)
     return {

@@ -239,6 +239,8 @@ class Turns:
                 return
             if isinstance(answer, BotFailure):
                 hub.tell_bot_failed(live, answer, move)
+            if stand_in:
+                hub.tell_stood_in(live, seat, text, str(move))
 
 
 def _make_bot(text: str, seconds: float) -> Bot | Exception:
