@@ -30,6 +30,7 @@ from troedler.cli.simulate import (
 from troedler.cli.stepper import step_in_terminal
 from troedler.core.errors import ConfigurationError, TroedlerError
 from troedler.core.rulebook import PLAYER_COUNTS
+from troedler.core.state import RECALLS
 from troedler.io.position_text import from_position_text
 from troedler.io.records import MAX_SEAT_NAME
 from troedler.simulation.games import GameReport
@@ -135,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--recall",
-        choices=("perfect", "table"),
+        choices=RECALLS,
         default="perfect",
         help="perfect: see all you have seen; table: only what lies on the table now",
     )

@@ -21,6 +21,7 @@ from troedler.bots.base import check_players
 from troedler.core.errors import ConfigurationError, TroedlerError, quote
 from troedler.core.limits import seat_name_problem
 from troedler.core.rulebook import PLAYER_COUNTS, Rules
+from troedler.core.state import RECALLS, Recall
 from troedler.simulation.lineup import bot_from_text
 
 __all__ = [
@@ -148,7 +149,7 @@ class MatchSettings:
     """Each seat's bot, None for a person's seat."""
     rules: dict[str, Any] = attrs.field(factory=dict)
     """Options given to :meth:`troedler.Rules.for_players`."""
-    recall: Literal["perfect", "table"] = "perfect"
+    recall: Recall = "perfect"
     """What each seat is shown: see :func:`troedler.observe`."""
     public: bool = True
     """Listed in the lobby; else found only by its invitation link."""
@@ -231,8 +232,8 @@ class MatchSettings:
         except ConfigurationError as error:
             raise BadRequest(f"rules: {error}") from None
         recall = data.get("recall", "perfect")
-        if recall not in ("perfect", "table"):
-            raise BadRequest(f"recall: 'perfect' or 'table', not {quote(recall)}")
+        if recall not in RECALLS:
+            raise BadRequest(f"recall: one of {', '.join(RECALLS)}, not {quote(recall)}")
         flags = {}
         for key in ("public", "spectators"):
             value = data.get(key, True)
@@ -260,7 +261,7 @@ class MatchSettings:
             players=players,
             bots=bots,
             rules=dict(rules),
-            recall=cast(Literal["perfect", "table"], recall),
+            recall=cast(Recall, recall),
             public=flags["public"],
             spectators=flags["spectators"],
             move_seconds=_seconds(clock, "move_seconds"),

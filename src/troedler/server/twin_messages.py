@@ -21,7 +21,7 @@ import attrs
 from troedler.core.cards import UNKNOWN
 from troedler.core.chance import new_game
 from troedler.core.legal import apply_move, legal_moves
-from troedler.core.state import GameState, PlayerState
+from troedler.core.state import GameState
 from troedler.seat import Recall, determinize, observe
 from troedler.server.protocol import message_for
 
@@ -42,11 +42,10 @@ def _knows(state: GameState, viewer: int | None, recall: Recall) -> object:
     if viewer is None:  # a spectator knows what the table shows, hands aside
         seen = observe(state, 0, recall="table")
         first = seen.players[0]
-        unknown = PlayerState(
-            first.cart,
-            (UNKNOWN,) * len(first.hand),
-            first.goods,
-            (UNKNOWN,) * len(first.value_pile),
+        unknown = attrs.evolve(
+            first,
+            hand=(UNKNOWN,) * len(first.hand),
+            value_pile=(UNKNOWN,) * len(first.value_pile),
         )
         return attrs.evolve(seen, players=(unknown, *seen.players[1:]))
     return observe(state, viewer, recall=recall)
