@@ -238,3 +238,22 @@ def test_a_guided_search_reports_its_root_and_plays_legal_games() -> None:
         assert (value is None) == (visits == 0)
         assert value is None or 0 <= value <= 1
     assert play_game([guided, GreedyBot()], seed=3, max_rounds=100).finished
+
+
+def test_a_search_guided_by_the_networks_is_a_bot_text_refusing_three_players(
+    weights: Path,
+) -> None:
+    guided = bot_from_text("ismcts:8:neural")
+    assert isinstance(guided, ISMCTSBot) and isinstance(guided.guide, ValueGuide)
+    assert guided.guide.networks is None and guided.iterations == 8  # the shipped networks
+    assert play_game([guided, GreedyBot()], seed=3, max_rounds=100).finished
+    with pytest.raises(WeightsError, match="^players: the networks that ship .* not 3"):
+        play_game([guided, RandomBot(), RandomBot()], seed=1)
+    own = bot_from_text(f"ismcts:8:neural:{weights}")
+    assert isinstance(own, ISMCTSBot) and isinstance(own.guide, ValueGuide)
+    assert own.guide.network(2).spec == load_value_network(weights).spec
+    with pytest.raises(WeightsError, match="^players: the network plays 2-player games"):
+        tournament([f"ismcts:8:neural:{weights}", "greedy"], games=1, players=4)
+    for text in ("ismcts:8:greedy", "ismcts:0:neural", "ismcts:x:neural"):
+        with pytest.raises(ConfigurationError, match="^bad bot"):
+            bot_from_text(text)

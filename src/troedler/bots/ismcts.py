@@ -35,6 +35,7 @@ from typing import Protocol, cast
 
 import attrs
 
+from troedler.bots.base import check_players
 from troedler.bots.greedy import best_discards, ending_value, evaluate
 from troedler.core.cards import (
     Card,
@@ -82,8 +83,9 @@ class Judge(Protocol):
 class Guide(Protocol):
     """Something that guides a search: it gives a :class:`Judge` for each decision."""
 
-    def judge(self) -> Judge:
-        """A judge of its own for one decision (judges may keep state)."""
+    def judge(self, players: int) -> Judge:
+        """A judge of its own for one decision in a game of ``players``
+        (judges may keep state)."""
         ...
 
 
@@ -245,6 +247,11 @@ class ISMCTSBot:
             if not getattr(self, name) > 0:
                 raise ConfigurationError(f"ismcts needs a positive {name}")
 
+    def check_players(self, num_players: int) -> None:
+        """Refuse, before any game, a player count the guide cannot judge."""
+        if self.guide is not None:
+            check_players(self.guide, num_players)
+
     def choose(
         self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
     ) -> Move:
@@ -256,7 +263,7 @@ class ISMCTSBot:
             # chosen with the greedy evaluation (or the guide), as at the root.
             state = determinize(observation, rng)
             if self.guide is not None:
-                return self.guide.judge().discard(state, observation.seat)
+                return self.guide.judge(state.num_players).discard(state, observation.seat)
             return best_discards(state, observation.seat)[1]
         found = self.search(observation, legal_moves, rng)
         best = found.choices[found.best()]
@@ -267,7 +274,7 @@ class ISMCTSBot:
     ) -> Search:
         """Search the decision of ``observation``'s seat among ``legal_moves``
         (no discards due) and say what was found at the root."""
-        judge = None if self.guide is None else self.guide.judge()
+        judge = None if self.guide is None else self.guide.judge(observation.rules.num_players)
         # The root is the bot's own decision: its choices are the same in every deal.
         choices = _choices(legal_moves)
         priors = self._priors(determinize(observation, rng), legal_moves, judge)

@@ -245,6 +245,34 @@ class Valuer:
         return list(chances / chances.sum())
 
 
+def _by_players(
+    networks: Mapping[int, ValueNetwork] | ValueNetwork | None,
+) -> dict[int, ValueNetwork] | None:
+    """Networks by player count, checked (None stays None: the shipped ones)."""
+    if networks is None:
+        return None
+    if isinstance(networks, ValueNetwork):
+        return {networks.players: networks}
+    for players, network in networks.items():
+        if network.players != players:
+            raise ConfigurationError(
+                f"networks: the network given for {players} players plays {network.players}"
+            )
+    return dict(networks)
+
+
+def _network_for(networks: Mapping[int, ValueNetwork] | None, players: int) -> ValueNetwork:
+    """The network of ``networks`` (None: the shipped ones) for ``players``."""
+    if networks is None:
+        return shipped_network(players)
+    if players not in networks:
+        made = " and ".join(map(str, sorted(networks)))
+        raise WeightsError(
+            f"players: the network plays {made}-player games, not {players}-player ones"
+        )
+    return networks[players]
+
+
 class LearnedBot:
     """Plays the move whose result its value network rates best (``neural``).
 
@@ -262,15 +290,8 @@ class LearnedBot:
         exploration: float = 0.0,
         name: str = "neural",
     ) -> None:
-        if isinstance(networks, ValueNetwork):
-            networks = {networks.players: networks}
-        self.networks: dict[int, ValueNetwork] | None = None if networks is None else dict(networks)
+        self.networks = _by_players(networks)
         """The networks by player count (None: the shipped ones)."""
-        for players, network in (self.networks or {}).items():
-            if network.players != players:
-                raise ConfigurationError(
-                    f"networks: the network given for {players} players plays {network.players}"
-                )
         if not 0.0 <= exploration <= 1.0:
             raise ConfigurationError(f"exploration: a share from 0 to 1, not {quote(exploration)}")
         self.exploration = exploration
@@ -294,14 +315,7 @@ class LearnedBot:
     def network(self, players: int) -> ValueNetwork:
         """The network that plays ``players``-player games; a
         :class:`~troedler.bots.neural.WeightsError` if there is none."""
-        if self.networks is None:
-            return shipped_network(players)
-        if players not in self.networks:
-            made = " and ".join(map(str, sorted(self.networks)))
-            raise WeightsError(
-                f"players: the network plays {made}-player games, not {players}-player ones"
-            )
-        return self.networks[players]
+        return _network_for(self.networks, players)
 
     def check_players(self, num_players: int) -> None:
         """Refuse, before any game, a player count without a network."""
@@ -358,12 +372,26 @@ def _draw(
 
 @attrs.frozen(eq=False)
 class ValueGuide:
-    """A value network lent to :class:`~troedler.bots.ismcts.ISMCTSBot`: it
-    scores the search's leaves (each seat's chance of winning) and weights
-    its first moves by the network's policy."""
+    """Value networks lent to :class:`~troedler.bots.ismcts.ISMCTSBot`: each
+    scores the search's leaves (each seat's chance of winning), weights its
+    first moves by the network's policy and picks its discards.
 
-    network: ValueNetwork
+    ``networks`` maps a player count to its network (one network stands for
+    its own count); left out, the networks that ship with troedler are used
+    (``ismcts:N:neural``).
+    """
 
-    def judge(self) -> Valuer:
-        """A judgement of the network's own, for one search."""
-        return Valuer(self.network)
+    networks: Mapping[int, ValueNetwork] | None = attrs.field(default=None, converter=_by_players)
+
+    def network(self, players: int) -> ValueNetwork:
+        """The network that judges ``players``-player games; a
+        :class:`~troedler.bots.neural.WeightsError` if there is none."""
+        return _network_for(self.networks, players)
+
+    def check_players(self, num_players: int) -> None:
+        """Refuse, before any game, a player count without a network."""
+        self.network(num_players)
+
+    def judge(self, players: int) -> Valuer:
+        """A judgement of the network's own, for one decision."""
+        return Valuer(self.network(players))

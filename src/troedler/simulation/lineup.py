@@ -21,6 +21,7 @@ import attrs
 
 from troedler.bots import BOTS, Bot, ISMCTSBot
 from troedler.bots.base import check_bot, check_players, describe_error
+from troedler.bots.ismcts import Guide
 from troedler.bots.program import program_bot
 from troedler.core.errors import ConfigurationError
 
@@ -72,7 +73,8 @@ def bot_from_text(text: str) -> Bot:
     """A new bot from its text: a bundled name or ``module:Factory[:ARG]``.
 
     Bundled names are ``random``, ``greedy`` and ``ismcts`` (``ismcts:N``
-    searches ``N`` iterations a move); ``exec:COMMAND`` runs a program
+    searches ``N`` iterations a move, ``ismcts:N:neural`` guided by the
+    learned networks, ``ismcts:N:neural:PATH`` by a weight file's); ``exec:COMMAND`` runs a program
     (:func:`troedler.bots.program.program_bot`); ``neural`` is the learned
     bot with the networks that ship with troedler
     (``troedler.bots.learned.LearnedBot``, 2 and 4 players, with numpy) and
@@ -122,11 +124,30 @@ def _bundled(key: str, parameter: str, shown: str) -> Bot:
         return BOTS[key]()  # type: ignore[no-any-return]
     if not parameter:
         return ISMCTSBot()
-    if not parameter.strip().isdigit() or int(parameter) < 1:
+    iterations, colon, guide = parameter.partition(":")
+    if not iterations.strip().isdigit() or int(iterations) < 1:
         raise ConfigurationError(
             f"bad bot {shown}: the iterations of ismcts:N must be a whole number of at least 1"
         )
-    return ISMCTSBot(iterations=int(parameter))
+    if not colon:
+        return ISMCTSBot(iterations=int(iterations))
+    return ISMCTSBot(iterations=int(iterations), guide=_guide(guide, shown), name="ismcts+neural")
+
+
+def _guide(text: str, shown: str) -> Guide:
+    """The learned value networks that guide a search: ``neural`` (the
+    shipped ones) or ``neural:PATH`` (a value network's weight file)."""
+    key, _, path = text.partition(":")
+    if key.strip().lower() != "neural":
+        raise ConfigurationError(
+            f"bad bot {shown}: a search is guided by neural or neural:PATH, as ismcts:N:neural"
+        )
+    try:
+        from troedler.bots.learned import ValueGuide  # noqa: PLC0415 - numpy
+        from troedler.bots.value import load_value_network  # noqa: PLC0415 - numpy
+    except ImportError:
+        raise ConfigurationError(f"bot {shown} needs numpy: pip install -e '.[rl]'") from None
+    return ValueGuide(load_value_network(path) if path else None)
 
 
 def _factory(module: str, attribute: str, shown: str) -> Callable[..., Any]:
