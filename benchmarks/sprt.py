@@ -88,10 +88,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.pairs is None:
             verdict = sprt.run(scores)[0]
         mean, low, high = interval(scores)
+        # The test's hypotheses are about pairs, whose even score is 1/2; a
+        # table's even share is 1/players, so it gets no log-likelihood ratio.
+        test = (
+            ""
+            if args.table
+            else f", llr {sprt.llr(scores):+.2f} in [{sprt.bounds[0]:.2f}, {sprt.bounds[1]:.2f}]"
+        )
         print(
             f"{len(scores)} {'deals' if args.table else 'pairs'}: score {mean:.3f} "
-            f"({low:.3f}-{high:.3f}), llr {sprt.llr(scores):+.2f} "
-            f"in [{sprt.bounds[0]:.2f}, {sprt.bounds[1]:.2f}]",
+            f"({low:.3f}-{high:.3f}){test}",
             flush=True,
         )
     counted = len(scores)
@@ -109,13 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": counted * seats,
         "score": round(mean, 4),
         "score_95": [round(low, 4), round(high, 4)],
-        "llr": round(sprt.llr(scores[:counted]), 3),
-        "elo0": args.elo0,
-        "elo1": args.elo1,
         "seconds": round(time.perf_counter() - started, 1),
     }
-    if not args.table and 0 < mean < 1:
-        result["elo"] = round(score_to_elo(mean), 1)
+    if not args.table:
+        result.update(llr=round(sprt.llr(scores[:counted]), 3), elo0=args.elo0, elo1=args.elo1)
+        if 0 < mean < 1:
+            result["elo"] = round(score_to_elo(mean), 1)
     print(json.dumps(result))
     return 0
 

@@ -87,6 +87,8 @@ def test_the_sprt_benchmark_accepts_a_far_stronger_bot_and_measures_a_table() ->
     figures = json.loads(table.stdout.strip().splitlines()[-1])
     assert figures["verdict"] is None and figures["games"] == 4 and figures["deals"] == 1
     assert 0 <= figures["score"] <= 1
+    # The SPRT's pairs are even at 1/2, a table at 1/4: a table is not tested.
+    assert "llr" not in figures and "llr" not in table.stdout
 
 
 def test_the_learned_bot_benchmark_reports_move_times_and_a_generation_s_rates() -> None:
