@@ -8,12 +8,16 @@ For 2 and 4 players, in this process:
 - self-play games of the shipped network per second (the bulk of a
   generation's games);
 - the search's labelling of those games (``--iterations`` per decision, a
-  quarter of the decisions): decisions labelled per second and rows per second.
+  quarter of the decisions): decisions labelled per second and rows per second;
+- with ``--search N,M``, the time per move of ``ismcts:N`` and of the search
+  guided by the network, ``ismcts:M:neural``, against greedy bots, so that
+  the guided search is sized to the plain one's time.
 
 A generation is sized from the last two (docs/rl.md)::
 
     .venv/bin/pip install -e '.[rl]'
     .venv/bin/python benchmarks/learned.py            # --games, --iterations, --quick
+    .venv/bin/python benchmarks/learned.py --search 200,150
 
 The last line printed is one JSON object with every figure.
 """
@@ -30,7 +34,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from troedler.bots import GreedyBot, play_game
+from troedler.bots import Bot, GreedyBot, play_game
+from troedler.bots.base import check_players
 from troedler.bots.learned import LearnedBot, shipped_network
 from troedler.core.moves import Move
 from troedler.learning.games import line_of
@@ -38,18 +43,19 @@ from troedler.learning.labels import Labelling, label_game
 from troedler.seat import Observation
 from troedler.simulation import game_seed
 from troedler.simulation.games import GameSpec, play
+from troedler.simulation.lineup import bot_from_text
 
 
 class Timed:
     """Wraps a bot and keeps the time of each decision it had to think about."""
 
-    def __init__(self, bot: LearnedBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.name = bot.name
         self.times: list[float] = []
 
     def check_players(self, num_players: int) -> None:
-        self.bot.check_players(num_players)  # reads the network before the game
+        check_players(self.bot, num_players)  # reads the network before the game
 
     def choose(self, observation: Observation, legal_moves: Sequence[Move], rng: Any) -> Move:
         started = time.perf_counter()
@@ -59,9 +65,9 @@ class Timed:
         return move
 
 
-def move_times(players: int, games: int, seed: int) -> dict[str, Any]:
-    """Milliseconds per decision of the learned bot against greedy bots."""
-    timed = Timed(LearnedBot())
+def move_times(players: int, games: int, seed: int, bot: str = "neural") -> dict[str, Any]:
+    """Milliseconds per decision of ``bot`` (a bot text) against greedy bots."""
+    timed = Timed(bot_from_text(bot))
     for game in range(games):
         bots: list[Any] = [GreedyBot()] * players
         bots[game % players] = timed
@@ -111,7 +117,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=100, help="search iterations (100)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="1 game each, 10 iterations")
+    parser.add_argument(
+        "--search", metavar="N,M", help="also time ismcts:N and ismcts:M:neural a move"
+    )
     args = parser.parse_args(argv)
+    searches: list[str] = []
+    if args.search:
+        plain, _, guided = args.search.partition(",")
+        searches = [f"ismcts:{plain}", f"ismcts:{guided or plain}:neural"]
     if args.quick:
         args.games, args.iterations = 1, 10
     random.seed(args.seed)
@@ -129,6 +142,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{figures[f'generation_{players}p']}",
             flush=True,
         )
+        for text in searches:
+            searched = move_times(players, args.games, args.seed, text)
+            figures[f"move_{players}p_{text}"] = searched
+            print(
+                f"{players} players: {text} {searched['mean_ms']:.1f} ms a move "
+                f"(99th percentile {searched['p99_ms']:.1f})",
+                flush=True,
+            )
     print(json.dumps(figures))
     return 0
 

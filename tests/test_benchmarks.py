@@ -94,7 +94,7 @@ def test_the_sprt_benchmark_accepts_a_far_stronger_bot_and_measures_a_table() ->
 def test_the_learned_bot_benchmark_reports_move_times_and_a_generation_s_rates() -> None:
     pytest.importorskip("numpy")
     result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "learned.py"), "--quick"],
+        [sys.executable, str(BENCHMARKS / "learned.py"), "--quick", "--search", "4,3"],
         capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     figures = json.loads(result.stdout.strip().splitlines()[-1])
@@ -104,3 +104,5 @@ def test_the_learned_bot_benchmark_reports_move_times_and_a_generation_s_rates()
         rates = figures[f"generation_{players}p"]
         assert rates["games"] == 1 and rates["games_per_s"] > 0
         assert rates["decisions_labelled"] > 0 and rates["labelled_per_s"] > 0
+        for text in ("ismcts:4", "ismcts:3:neural"):
+            assert figures[f"move_{players}p_{text}"]["decisions"] > 0
