@@ -275,3 +275,34 @@ def _empty_rows() -> dict[str, Any]:
     from troedler.learning.labels import empty
 
     return empty(greedy_network(2))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = ROOT / "benchmarks" / "results" / "learned"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_what_ships_is_the_last_generation_the_record_accepted(players: int) -> None:
+    import hashlib
+
+    from troedler.bots.learned import shipped_path
+
+    log = [json.loads(text) for text in (RECORD / f"log-{players}p.jsonl").read_text().splitlines()]
+    accepted = [line for line in log if line["sprt"]["verdict"] == "accepted"]
+    shipped = hashlib.sha256(shipped_path(players).read_bytes()).hexdigest()
+    if not accepted:
+        assert load_value_network(shipped_path(players)).generation == 0
+        return
+    last = accepted[-1]
+    assert shipped == last["weights_sha256"]
+    archived = RECORD / f"weights-{players}p" / f"g{last['generation']:03d}.npz"
+    assert hashlib.sha256(archived.read_bytes()).hexdigest() == shipped
+    assert load_value_network(shipped_path(players)).generation == last["generation"]
+    assert (RECORD / f"games-{players}p" / last["games_file"]).exists()
+
+
+def test_the_curve_in_the_docs_is_the_record_s() -> None:
+    text = (ROOT / "docs" / "rl.md").read_text()
+    for players, name in ((2, "Two players:"), (4, "Four players:")):
+        table = curve(RECORD / f"log-{players}p.jsonl")
+        assert f"{name}\n\n{table}\n" in text, f"docs/rl.md: {name} is not the record's curve"
