@@ -306,3 +306,31 @@ def test_the_curve_in_the_docs_is_the_record_s() -> None:
     for players, name in ((2, "Two players:"), (4, "Four players:")):
         table = curve(RECORD / f"log-{players}p.jsonl")
         assert f"{name}\n\n{table}\n" in text, f"docs/rl.md: {name} is not the record's curve"
+
+
+def test_the_play_phase_mixes_self_play_greedy_random_and_earlier_tables(tmp_path: Path) -> None:
+    from troedler.learning.generation import Generation
+
+    weights = tmp_path / "best.npz"
+    save_value_network(weights, greedy_network(4, hidden=(8, 4)))
+    run = attrs.evolve(settings(tmp_path, weights), players=4)
+    specs, makers = Generation(run, say=lambda _: None).line_ups(range(100))
+    tables = [sorted(spec.seats) for spec in specs]
+    share = {
+        "self-play": tables.count(["best"] * 4),
+        "two against two greedy": tables.count(["best", "best", "greedy", "greedy"]),
+        "one against greedy": tables.count(["best", "greedy", "greedy", "greedy"]),
+        "one against random": tables.count(["best", "random", "random", "random"]),
+    }
+    # No earlier generation yet: its tenth of the games is two against two greedy.
+    assert share == {
+        "self-play": 50,
+        "two against two greedy": 30,
+        "one against greedy": 10,
+        "one against random": 10,
+    }
+    assert {name for spec in specs for name in spec.seats} <= set(makers)
+    assert makers["random"]().name == "random"
+    # Against random bots the learned bot sits every seat in turn.
+    alone = [spec.seats.index("best") for spec in specs if "random" in spec.seats]
+    assert sorted(set(alone)) == [0, 1, 2, 3]

@@ -6,8 +6,8 @@ that a run stopped at any moment resumes where it was
 
 1. **play**: games in chunks through the tournament runners (local
    processes, or Dask with a scheduler): self-play of the best network with
-   a little exploration, and games against the greedy bot and earlier
-   generations. Each chunk's games are labelled by the search at once
+   a little exploration, and games against the greedy bot, random bots
+   and earlier generations. Each chunk's games are labelled by the search at once
    (:mod:`.labels`) and written, games and rows, before the next begins.
 2. **train**: a new network, started from the best one, trained on the
    rows (:mod:`.fit`); a checkpoint after every epoch.
@@ -42,6 +42,7 @@ import numpy.typing as npt
 from troedler.bots.base import Bot
 from troedler.bots.greedy import GreedyBot
 from troedler.bots.learned import LearnedBot
+from troedler.bots.random_bot import RandomBot
 from troedler.bots.value import (
     ValueNetwork,
     load_value_network,
@@ -230,6 +231,7 @@ class Generation:
                 LearnedBot, self.best, exploration=s.exploration, name="best"
             ),
             "greedy": GreedyBot,
+            "random": RandomBot,
         }
         for k, network in enumerate(earlier):
             makers[f"earlier{k}"] = functools.partial(
@@ -246,9 +248,13 @@ class Generation:
                 table = ["best", "greedy"] * (n // 2)
             elif kind < 8:  # one against a table of greedy bots
                 table = ["best"] + ["greedy"] * (n - 1)
+            elif kind < 9:
+                # One against random bots: weak players do not end the game
+                # for it, so it learns to close a game out itself.
+                table = ["best"] + ["random"] * (n - 1)
             else:
                 table = ["best", other] * (n // 2)
-            turn = index % n
+            turn = index // 10 % n  # each kind of table takes every seat in turn
             seats = tuple(table[(seat + turn) % n] for seat in range(n))
             seed = game_seed(self.state["seeds"]["games"], index)
             specs.append(GameSpec(index, seed, seats, MAX_ROUNDS, True))
