@@ -74,7 +74,8 @@ def bot_from_text(text: str) -> Bot:
 
     Bundled names are ``random``, ``greedy`` and ``ismcts`` (``ismcts:N``
     searches ``N`` iterations a move, ``ismcts:N:neural`` guided by the
-    learned networks, ``ismcts:N:neural:PATH`` by a weight file's); ``exec:COMMAND`` runs a program
+    learned networks, ``ismcts:N:neural:PATH`` by a weight file's);
+    ``exec:COMMAND`` runs a program
     (:func:`troedler.bots.program.program_bot`); ``neural`` is the learned
     bot with the networks that ship with troedler
     (``troedler.bots.learned.LearnedBot``, 2 and 4 players, with numpy) and
