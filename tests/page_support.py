@@ -93,6 +93,21 @@ return {
 };
 """
 )
+
+
+def after_paint(script: str) -> str:
+    """`script`, run once the page's next two frames are drawn: what a person
+    sees. A change's layout observers (the log kept at its newest move when
+    its box resizes) run in the frame after it, so a script run between the
+    two reads a state no one ever sees on the screen."""
+    return (
+        "const done = arguments[arguments.length - 1];\n"
+        "requestAnimationFrame(() => requestAnimationFrame(() => done((() => {\n"
+        + script
+        + "\n})())));"
+    )
+
+
 # Whether the end is in view as the page stands: the scoring table, each of
 # its cells, and each button after it; what is not, by its text.
 END = (
@@ -186,7 +201,7 @@ class Decisions:
         never between its cards; every card that may not go greyed."""
 
     def measure(self, driver: Any, timed: bool) -> None:
-        found = driver.execute_script(DECISION)
+        found = driver.execute_async_script(after_paint(DECISION))
         self.seen += 1
         if found["discarding"]:
             self.discards += 1
