@@ -324,10 +324,10 @@ def test_the_play_phase_mixes_self_play_greedy_random_and_earlier_tables(tmp_pat
     }
     # No earlier generation yet: its tenth of the games is two against two greedy.
     assert share == {
-        "self-play": 50,
+        "self-play": 40,
         "two against two greedy": 30,
         "one against greedy": 10,
-        "one against random": 10,
+        "one against random": 20,
     }
     assert {name for spec in specs for name in spec.seats} <= set(makers)
     assert makers["random"]().name == "random"

@@ -70,6 +70,19 @@ __all__ = ["Settings", "run_generation"]
 MAX_ROUNDS = 100
 """Games are stopped after this round, as tournaments stop them."""
 
+TABLES = (
+    *["self-play"] * 4,
+    *["two against two greedy"] * 2,
+    "one against greedy",
+    *["one against random"] * 2,
+    "two against two earlier",
+)
+"""The tables of the play phase, game by game in turn. Alone against random
+bots, weak players leave it to the learned bot to end the game and to
+out-point players who hoard goods: the four-player generations 1 and 2,
+with a tenth of such tables, won 74% and 78% there where greedy wins 94%.
+Two against two earlier generations, or against greedy before there is one."""
+
 
 @attrs.frozen
 class Settings:
@@ -240,21 +253,19 @@ class Generation:
         n = s.players
         specs = []
         for index in indices:
-            kind = index % 10
-            other = f"earlier{index // 10 % len(earlier)}" if earlier else "greedy"
-            if kind < 5:  # self-play
+            kind = TABLES[index % len(TABLES)]
+            other = f"earlier{index // len(TABLES) % len(earlier)}" if earlier else "greedy"
+            if kind == "self-play":
                 table = ["best"] * n
-            elif kind < 7:
+            elif kind == "two against two greedy":
                 table = ["best", "greedy"] * (n // 2)
-            elif kind < 8:  # one against a table of greedy bots
+            elif kind == "one against greedy":
                 table = ["best"] + ["greedy"] * (n - 1)
-            elif kind < 9:
-                # One against random bots: weak players do not end the game
-                # for it, so it learns to close a game out itself.
+            elif kind == "one against random":
                 table = ["best"] + ["random"] * (n - 1)
             else:
                 table = ["best", other] * (n // 2)
-            turn = index // 10 % n  # each kind of table takes every seat in turn
+            turn = index // len(TABLES) % n  # each kind of table takes every seat in turn
             seats = tuple(table[(seat + turn) % n] for seat in range(n))
             seed = game_seed(self.state["seeds"]["games"], index)
             specs.append(GameSpec(index, seed, seats, MAX_ROUNDS, True))
