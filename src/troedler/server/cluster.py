@@ -34,6 +34,7 @@ from sqlalchemy import func, select
 from sqlalchemy.sql import Executable
 
 from troedler.server.journal import CHANNEL
+from troedler.server.match import Elsewhere, presence_row
 
 __all__ = ["Alone", "Cluster", "ClusterError", "Note", "PostgresCluster"]
 
@@ -74,10 +75,12 @@ class Cluster:
         (None: nobody to tell)."""
         return None
 
-    async def say_present(self, match: str, counts: list[int], watching: int) -> None:
+    async def say_present(self, match: str, counts: list[int], watching: int) -> Elsewhere | None:
         """Keep who is connected to ``match`` through this process (its
         connections per seat, its spectators) where the others read it, and
-        tell them."""
+        tell them. Returns who is connected through the others as the
+        database holds it then (None: nobody else, or not known now)."""
+        return None
 
     async def beat(self) -> tuple[list[str], bool]:
         """Say this process is alive; the names of the processes found dead,
@@ -190,7 +193,7 @@ class PostgresCluster(Cluster):
     def telling(self, note: Note) -> Executable | None:
         return select(func.pg_notify(CHANNEL, _encode(note)))
 
-    async def say_present(self, match: str, counts: list[int], watching: int) -> None:
+    async def say_present(self, match: str, counts: list[int], watching: int) -> Elsewhere | None:
         note = _encode(["p", match, self.name, counts, watching])
         if any(counts) or watching:
             keep = """
@@ -211,9 +214,25 @@ class PostgresCluster(Cluster):
             arguments = (match, self.name)
         async with self._lock:
             if self._connection is None or self._lost:
-                return  # said again for every match once this process reconnects
-            with contextlib.suppress(Exception):
+                return None  # said again for every match once this process reconnects
+            try:
                 await self._connection.execute(keep, *arguments, CHANNEL, note)
+                # Read here, not from the notifications: those already sent
+                # may not all be heard yet.
+                rows = await self._connection.fetch(
+                    "SELECT server, seats, spectators FROM presence"
+                    " WHERE match_id = $1 AND server <> $2",
+                    match,
+                    self.name,
+                )
+            except Exception:  # said again for every match once this process reconnects
+                return None
+        found = {}
+        for row in rows:
+            kept = presence_row(row["seats"], row["spectators"])
+            if kept is not None:
+                found[str(row["server"])] = kept
+        return found
 
     async def beat(self) -> tuple[list[str], bool]:
         async with self._lock:

@@ -553,7 +553,9 @@ class Hub:
 
         Where processes share the database, who is connected through this one,
         the newcomer included, is stored first: a process that loads the
-        match after this connection's welcome welcomes its own with it."""
+        match after this connection's welcome welcomes its own with it. And
+        who is connected through the others is read then, so the welcome
+        says so even before their notifications are heard."""
         if self.cluster.several:
             counts, watching = live.here()
             if connection.seat is None:
@@ -562,7 +564,9 @@ class Hub:
                 counts = tuple(
                     count + (seat == connection.seat) for seat, count in enumerate(counts)
                 )
-            await self.cluster.say_present(live.id, list(counts), watching)
+            elsewhere = await self.cluster.say_present(live.id, list(counts), watching)
+            if elsewhere is not None:
+                live.elsewhere = elsewhere
         live.connections.add(connection)
         connection.send(self.welcome(live, connection.seat, since))
         frame = self.status_frame(live)

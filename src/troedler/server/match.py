@@ -45,6 +45,25 @@ class Seat:
     left: bool = False
 
 
+Elsewhere = dict[str, tuple[tuple[int, ...], int]]
+"""Who is connected to a match through each other process, by its name:
+connections per seat, and spectators."""
+
+
+def presence_row(seats: object, spectators: object) -> tuple[tuple[int, ...], int] | None:
+    """One process's ``presence`` row (its seats as JSON), checked; None if
+    the row is not one a process writes."""
+    if not isinstance(seats, str) or type(spectators) is not int:
+        return None
+    try:
+        counts = json.loads(seats)
+    except ValueError:
+        return None
+    if not isinstance(counts, list) or not all(type(count) is int for count in counts):
+        return None
+    return tuple(counts), spectators
+
+
 @attrs.define(eq=False)
 class Live:
     """A match loaded into this process: to tell its connections what
@@ -74,7 +93,7 @@ class Live:
     rematch: str | None = None
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     connections: set[Connection] = attrs.field(factory=set)
-    elsewhere: dict[str, tuple[tuple[int, ...], int]] = attrs.field(factory=dict)
+    elsewhere: Elsewhere = attrs.field(factory=dict)
     """Who is connected through each other process: per seat, and spectators."""
     owned: bool = False
     """Whether this process runs the match's clocks and bots."""

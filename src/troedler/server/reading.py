@@ -15,7 +15,7 @@ from troedler.core.chance import new_game
 from troedler.core.moves import Move
 from troedler.core.state import GameState
 from troedler.io.notation import parse_move
-from troedler.server.match import Live, Seat
+from troedler.server.match import Elsewhere, Live, Seat, presence_row
 from troedler.server.settings import MatchSettings
 from troedler.server.store import match_row, matches, moves, presence, seats
 
@@ -31,9 +31,7 @@ async def _seats(connection: AsyncConnection, match_id: str) -> list[Seat]:
     return [Seat(row.name, row.token_hash, row.bot, row.left) for row in rows]
 
 
-async def _elsewhere(
-    connection: AsyncConnection, match_id: str, me: str | None
-) -> dict[str, tuple[tuple[int, ...], int]]:
+async def _elsewhere(connection: AsyncConnection, match_id: str, me: str | None) -> Elsewhere:
     """Who is connected to the match through each other process (PostgreSQL;
     none with ``me`` None, a process alone)."""
     if me is None:
@@ -45,9 +43,9 @@ async def _elsewhere(
     ).all()
     found = {}
     for row in rows:
-        counts = json.loads(row.seats)
-        if isinstance(counts, list) and all(type(count) is int for count in counts):
-            found[row.server] = (tuple(counts), int(row.spectators))
+        kept = presence_row(row.seats, row.spectators)
+        if kept is not None:
+            found[row.server] = kept
     return found
 
 
