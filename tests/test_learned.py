@@ -25,6 +25,7 @@ from troedler import (  # noqa: E402
 )
 from troedler.bots import GreedyBot, ISMCTSBot, RandomBot, play_game  # noqa: E402
 from troedler.bots.learned import (  # noqa: E402
+    GUIDED_EXPLORATION,
     SHIPPED_PLAYERS,
     LearnedBot,
     ValueGuide,
@@ -246,6 +247,8 @@ def test_a_search_guided_by_the_networks_is_a_bot_text_refusing_three_players(
     guided = bot_from_text("ismcts:8:neural")
     assert isinstance(guided, ISMCTSBot) and isinstance(guided.guide, ValueGuide)
     assert guided.guide.networks is None and guided.iterations == 8  # the shipped networks
+    # The guided search explores as suits the networks' shares, the plain one as before.
+    assert guided.exploration == GUIDED_EXPLORATION != bot_from_text("ismcts:8").exploration
     assert play_game([guided, GreedyBot()], seed=3, max_rounds=100).finished
     with pytest.raises(WeightsError, match="^players: the networks that ship .* not 3"):
         play_game([guided, RandomBot(), RandomBot()], seed=1)

@@ -139,6 +139,16 @@ def test_paired_deals_share_the_seed_and_swap_the_seats() -> None:
         assert first.seats == ("candidate", "baseline") and first.seats == second.seats[::-1]
 
 
+def test_the_teacher_is_the_search_the_networks_guide_as_a_bot_text_plays() -> None:
+    from troedler.simulation.lineup import bot_from_text
+
+    network = greedy_network(2)
+    teacher = Labelling(iterations=30).teacher(network)
+    guided = bot_from_text("ismcts:30:neural")
+    assert teacher.guide is not None and teacher.guide.network(2) is network
+    assert (teacher.iterations, teacher.exploration) == (guided.iterations, guided.exploration)
+
+
 def test_labelled_rows_carry_the_search_and_the_outcome(tmp_path: Path) -> None:
     from troedler.learning.games import line_of
     from troedler.simulation.games import GameSpec

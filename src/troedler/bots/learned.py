@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from troedler.bots.greedy import evaluate
+from troedler.bots.ismcts import ISMCTSBot
 from troedler.bots.neural import FORMAT as POLICY_FORMAT
 from troedler.bots.neural import NeuralBot, WeightsError, read_archive
 from troedler.bots.value import ValueNetwork, load_value_network
@@ -49,6 +50,7 @@ from troedler.seat import Observation, determinize
 
 __all__ = [
     "DISCARD_SHORTLIST",
+    "GUIDED_EXPLORATION",
     "SHIPPED_PLAYERS",
     "Decision",
     "LearnedBot",
@@ -67,6 +69,15 @@ _END_TURN = EndTurn()
 DISCARD_SHORTLIST = 12
 """Past this many ways to discard down to the hand limit, the network values
 only the best of them by greedy's evaluation (a move's time stays in bounds)."""
+
+
+GUIDED_EXPLORATION = 1.5
+"""The weight of exploration of a search that the networks guide (the plain
+search's is 0.7). Their chances of winning, the leaves' shares, differ less
+between moves than the plain search's, and their policy leads the first
+moves: at four players, over the same 80 games against three greedy bots at
+60 iterations a move, the guided search won 20% at 0.25, 41% at 0.7, 57% at
+1.5 and 56% at 3, the plain search 55%."""
 
 
 def shipped_path(players: int) -> Path:
@@ -395,3 +406,10 @@ class ValueGuide:
     def judge(self, players: int) -> Valuer:
         """A judgement of the network's own, for one decision."""
         return Valuer(self.network(players))
+
+    def search(self, iterations: int, *, name: str = "ismcts+neural") -> ISMCTSBot:
+        """The search of ``iterations`` a move that these networks guide, with
+        the exploration that suits them (:data:`GUIDED_EXPLORATION`)."""
+        return ISMCTSBot(
+            iterations=iterations, exploration=GUIDED_EXPLORATION, name=name, guide=self
+        )

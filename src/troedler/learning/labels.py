@@ -74,7 +74,7 @@ class Labelling:
 
     def teacher(self, network: ValueNetwork) -> ISMCTSBot:
         """The search that labels positions, guided by ``network``."""
-        return ISMCTSBot(iterations=self.iterations, guide=ValueGuide(network))
+        return ValueGuide(network).search(self.iterations, name="ismcts")
 
 
 def empty(network: ValueNetwork) -> dict[str, npt.NDArray[Any]]:

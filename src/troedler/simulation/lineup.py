@@ -15,15 +15,17 @@ import importlib
 import pickle
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
 from troedler.bots import BOTS, Bot, ISMCTSBot
 from troedler.bots.base import check_bot, check_players, describe_error
-from troedler.bots.ismcts import Guide
 from troedler.bots.program import program_bot
 from troedler.core.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from troedler.bots.learned import ValueGuide
 
 __all__ = ["BotLike", "Entrant", "bot_from_text", "entrant", "line_up"]
 
@@ -132,10 +134,10 @@ def _bundled(key: str, parameter: str, shown: str) -> Bot:
         )
     if not colon:
         return ISMCTSBot(iterations=int(iterations))
-    return ISMCTSBot(iterations=int(iterations), guide=_guide(guide, shown), name="ismcts+neural")
+    return _guide(guide, shown).search(int(iterations))
 
 
-def _guide(text: str, shown: str) -> Guide:
+def _guide(text: str, shown: str) -> ValueGuide:
     """The learned value networks that guide a search: ``neural`` (the
     shipped ones) or ``neural:PATH`` (a value network's weight file)."""
     key, _, path = text.partition(":")
