@@ -73,11 +73,11 @@ only the best of them by greedy's evaluation (a move's time stays in bounds)."""
 
 GUIDED_EXPLORATION = 1.5
 """The weight of exploration of a search that the networks guide (the plain
-search's is 0.7). Their chances of winning, the leaves' shares, differ less
-between moves than the plain search's, and their policy leads the first
-moves: at four players, over the same 80 games against three greedy bots at
-60 iterations a move, the guided search won 20% at 0.25, 41% at 0.7, 57% at
-1.5 and 56% at 3, the plain search 55%."""
+search keeps its 0.7). At four players, over the same 80 games against three
+greedy bots at 60 iterations a move, the guided search won 20% at 0.25, 41%
+at 0.7, 57% at 1.5 and 56% at 3; the plain search 55% at 0.7 and 57% at 1.5.
+The network's policy leads the first moves, and wider exploration keeps the
+search from following it alone."""
 
 
 def shipped_path(players: int) -> Path:
