@@ -225,6 +225,11 @@ class Decisions:
         # On a desktop the newest move is in view too (a phone has it under
         # the board, scrolled to when wanted; the bar says the last move).
         wide = driver.execute_script("return innerWidth") >= DESKTOP[0]
+        if wide and found["hand"] and found["moves"] and clock and not found["newest"]:
+            # The log follows its newest move within a moment: at about one
+            # decision in a hundred it was still scrolling two frames in.
+            time.sleep(0.5)
+            found["newest"] = driver.execute_async_script(after_paint(DECISION))["newest"]
         if found["hand"] and found["moves"] and clock and (found["newest"] or not wide):
             self.in_view += 1
         else:
