@@ -38,7 +38,7 @@ from troedler.server.cluster import Alone, Cluster, Note
 from troedler.server.connection import Close, Connection
 from troedler.server.journal import Entry, Journal
 from troedler.server.lobby import Lobby
-from troedler.server.match import Live
+from troedler.server.match import Live, seat_counts
 from troedler.server.owners import Owners
 from troedler.server.protocol import (
     BOT_FAILED_FIELDS,
@@ -457,12 +457,13 @@ class Hub:
         live.set_clock({"deadline": deadline, "turn_started": turn_started, "clocks": clocks})
         self.tell_moved(live, seat, text)
 
-    def _heard_presence(self, live: Live, server: str, counts: Any, watching: Any) -> None:
-        if not isinstance(counts, list) or not all(type(c) is int for c in counts):
+    def _heard_presence(self, live: Live, server: str, said: Any, watching: Any) -> None:
+        counts = seat_counts(said)
+        if counts is None:
             return
         before = live.presence()
         if any(counts) or watching:
-            live.elsewhere[server] = (tuple(counts), int(watching))
+            live.elsewhere[server] = (counts, int(watching))
         else:
             live.elsewhere.pop(server, None)
         if live.presence() != before:

@@ -56,12 +56,18 @@ def presence_row(seats: object, spectators: object) -> tuple[tuple[int, ...], in
     if not isinstance(seats, str) or type(spectators) is not int:
         return None
     try:
-        counts = json.loads(seats)
+        counts = seat_counts(json.loads(seats))
     except ValueError:
         return None
-    if not isinstance(counts, list) or not all(type(count) is int for count in counts):
+    return None if counts is None else (counts, spectators)
+
+
+def seat_counts(value: object) -> tuple[int, ...] | None:
+    """Connections per seat as another process says them (a list of whole
+    numbers), checked; None if they are not."""
+    if not isinstance(value, list) or not all(type(count) is int for count in value):
         return None
-    return tuple(counts), spectators
+    return tuple(value)
 
 
 @attrs.define(eq=False)
