@@ -5,8 +5,9 @@ For 2 and 4 players, in this process:
 - the learned bot (``neural``, the shipped network) against greedy bots,
   each decision with more than one legal move timed: mean, 99th percentile
   and most, in milliseconds;
-- self-play games of the shipped network per second (the bulk of a
-  generation's games);
+- self-play games of the shipped network per second, played as a
+  generation plays them (one move of look-ahead; the bulk of a generation's
+  games);
 - the search's labelling of those games (``--iterations`` per decision, a
   quarter of the decisions): decisions labelled per second and rows per second;
 - with ``--search N,M``, the time per move of ``ismcts:N`` and of the search
@@ -84,7 +85,7 @@ def move_times(players: int, games: int, seed: int, bot: str = "neural") -> dict
 def rates(players: int, games: int, iterations: int, seed: int) -> dict[str, Any]:
     """Self-play games per second, and the labelling of those games."""
     network = shipped_network(players)
-    makers = {"best": lambda: LearnedBot(network, exploration=0.05, name="best")}
+    makers = {"best": lambda: LearnedBot(network, follow_ups=0, exploration=0.05, name="best")}
     started = time.perf_counter()
     reports = [
         play(GameSpec(i, game_seed(seed, i), ("best",) * players, 100, True), makers)

@@ -18,6 +18,7 @@ from troedler import (  # noqa: E402
     ConfigurationError,
     TroedlerError,
     apply_move,
+    determinize,
     legal_moves,
     new_game,
     observe,
@@ -25,10 +26,12 @@ from troedler import (  # noqa: E402
 )
 from troedler.bots import GreedyBot, ISMCTSBot, RandomBot, play_game  # noqa: E402
 from troedler.bots.learned import (  # noqa: E402
+    FOLLOW_UPS,
     GUIDED_EXPLORATION,
     SHIPPED_PLAYERS,
     LearnedBot,
     ValueGuide,
+    Valuer,
     bot_from_weights,
     shipped_network,
     shipped_path,
@@ -41,6 +44,8 @@ from troedler.bots.value import (  # noqa: E402
     load_value_network,
     save_value_network,
 )
+from troedler.core.moves import EndTurn  # noqa: E402
+from troedler.core.state import Phase  # noqa: E402
 from troedler.simulation import game_seed, tournament  # noqa: E402
 from troedler.simulation.lineup import bot_from_text  # noqa: E402
 
@@ -65,8 +70,9 @@ def decisions(players: int, games: int, seed: int) -> list[tuple[Any, list[Any]]
 def test_a_fresh_network_chooses_every_move_as_greedy_does(players: int, games: int) -> None:
     # Generation 0 is greedy: the same move at every decision of whole
     # games (taking piles, playing, ending the turn, discarding), given the
-    # same random generator, with the hidden layers drawn but silent.
-    bot = LearnedBot(greedy_network(players, seed=5))
+    # same random generator, with the hidden layers drawn but silent, when
+    # the bot looks no further than greedy does.
+    bot = LearnedBot(greedy_network(players, seed=5), follow_ups=0)
     greedy = GreedyBot()
     found = decisions(players, games, seed=players)
     assert len(found) > 100 * games
@@ -74,6 +80,40 @@ def test_a_fresh_network_chooses_every_move_as_greedy_does(players: int, games: 
         assert bot.choose(seen, legal, random.Random(k)) == greedy.choose(
             seen, legal, random.Random(k)
         ), (k, seen.phase)
+
+
+@pytest.mark.parametrize("players", SHIPPED_PLAYERS)
+def test_the_bot_looks_one_move_past_its_best_moves_of_a_turn(players: int) -> None:
+    # Each of the best FOLLOW_UPS card moves of a turn is worth the best
+    # option after it in the same turn (ending the turn included); every
+    # other option keeps its own value; the bot plays the best of them.
+    bot = LearnedBot()
+    valuer = Valuer(shipped_network(players))
+    changed = looked = 0
+    for k, (seen, legal) in enumerate(decisions(players, 2, seed=21)):
+        if seen.phase is Phase.TAKE_PILES or seen.turn.discards_due:
+            continue
+        state = determinize(seen, random.Random(k))
+        decision = valuer.decide(state, seen.seat, legal)
+        further = valuer.look_further(seen.seat, decision, FOLLOW_UPS)
+        cards = [i for i, move in enumerate(legal) if type(move) is not EndTurn]
+        best = sorted(cards, key=lambda i: -decision.scores[i])[:FOLLOW_UPS]
+        for i, after in enumerate(decision.states):
+            going_on = i in best and after.current_player == seen.seat and not after.is_over
+            if going_on and len(legal_moves(after)) > 1:
+                options = valuer.decide(after, seen.seat, legal_moves(after)).scores
+                assert further.scores[i] == max(options)
+                looked += 1
+            else:
+                assert further.scores[i] == decision.scores[i]
+        chosen = bot.choose(seen, legal, random.Random(k))
+        assert chosen == legal[further.best()]
+        changed += chosen != legal[decision.best()]
+    assert looked > 50 and changed > 0
+    with pytest.raises(ConfigurationError, match="^follow_ups: a whole number"):
+        LearnedBot(follow_ups=-1)
+    with pytest.raises(ConfigurationError, match="^follow_ups: a whole number"):
+        LearnedBot(follow_ups=True)
 
 
 def test_the_shipped_networks_are_greedy_until_a_generation_is_accepted() -> None:

@@ -85,6 +85,13 @@ trained without such tables, won 74%, generation 2, with a tenth of them,
 Two against two earlier generations, or against greedy before there is one."""
 
 
+def _learned(network: ValueNetwork, name: str, exploration: float = 0.0) -> Callable[[], Bot]:
+    """A maker of the learned bot as a generation plays and judges it: with
+    one move of look-ahead (no follow-ups), so that the network alone is
+    judged and a generation's games keep to their time."""
+    return functools.partial(LearnedBot, network, follow_ups=0, exploration=exploration, name=name)
+
+
 @attrs.frozen
 class Settings:
     """Everything a generation is run with."""
@@ -241,16 +248,12 @@ class Generation:
         s = self.settings
         earlier = self.earlier()
         makers: dict[str, Callable[[], Bot]] = {
-            "best": functools.partial(
-                LearnedBot, self.best, exploration=s.exploration, name="best"
-            ),
+            "best": _learned(self.best, "best", s.exploration),
             "greedy": GreedyBot,
             "random": RandomBot,
         }
         for k, network in enumerate(earlier):
-            makers[f"earlier{k}"] = functools.partial(
-                LearnedBot, network, exploration=s.exploration, name=f"earlier{k}"
-            )
+            makers[f"earlier{k}"] = _learned(network, f"earlier{k}", s.exploration)
         n = s.players
         specs = []
         for index in indices:
@@ -427,8 +430,8 @@ class Generation:
             pairs = list(range(first, min(s.max_pairs, first + s.batch_pairs)))
             specs = pair_specs(pairs, s.players, self.state["seeds"]["sprt"], MAX_ROUNDS)
             makers = {
-                CANDIDATE: functools.partial(LearnedBot, candidate, name="candidate"),
-                BASELINE: functools.partial(LearnedBot, self.best, name="baseline"),
+                CANDIDATE: _learned(candidate, "candidate"),
+                BASELINE: _learned(self.best, "baseline"),
             }
             reports = sorted(
                 run_games(specs, makers, workers=s.workers, scheduler=s.scheduler),
@@ -471,7 +474,7 @@ class Generation:
             deals = list(range(len(scores), min(s.measure_deals, len(scores) + s.batch_pairs)))
             specs = deal_specs(deals, s.players, self.state["seeds"]["measure"], MAX_ROUNDS)
             makers: dict[str, Callable[[], Bot]] = {
-                CANDIDATE: functools.partial(LearnedBot, candidate, name="candidate"),
+                CANDIDATE: _learned(candidate, "candidate"),
                 BASELINE: GreedyBot,
             }
             reports = sorted(
