@@ -269,6 +269,24 @@ def test_a_file_that_would_need_pickle_is_refused(tmp_path: Path) -> None:
         load_value_network(path)
 
 
+def test_a_guided_search_is_first_led_by_the_bot_with_its_look_ahead() -> None:
+    # The guide's priors are the learned bot's policy over the decision as
+    # the bot sees it: looking past its best moves of a turn, not when taking piles.
+    judge = ValueGuide().judge(4)
+    seen_kinds = set()
+    for k, (seen, legal) in enumerate(decisions(4, 1, seed=23)[:120]):
+        if seen.turn.discards_due:
+            continue
+        state = determinize(seen, random.Random(k))
+        decision = judge.decide(state, seen.seat, legal)
+        piles = seen.phase is Phase.TAKE_PILES
+        if not piles:
+            decision = judge.look_further(seen.seat, decision, FOLLOW_UPS)
+        assert judge.priors(state, seen.seat, legal) == list(judge.policy(decision))
+        seen_kinds.add(piles)
+    assert seen_kinds == {True, False}
+
+
 def test_a_guided_search_reports_its_root_and_plays_legal_games() -> None:
     guided = ISMCTSBot(iterations=12, guide=ValueGuide(trained(2)), name="guided")
     (seen, legal), *_ = [d for d in decisions(2, 1, seed=5) if len(d[1]) > 3]

@@ -268,8 +268,13 @@ class Valuer:
         return weights / weights.sum()  # type: ignore[no-any-return]
 
     def priors(self, state: GameState, seat: int, moves: Sequence[Move]) -> list[float]:
-        """The network's policy over ``moves``, in their order."""
-        return list(self.policy(self.decide(state, seat, moves)))
+        """The network's policy over ``moves``, in their order, looking one
+        move past the best :data:`FOLLOW_UPS` of a turn's moves as the
+        learned bot does."""
+        decision = self.decide(state, seat, moves)
+        if state.phase is not Phase.TAKE_PILES:
+            decision = self.look_further(seat, decision, FOLLOW_UPS)
+        return list(self.policy(decision))
 
     def discard(self, state: GameState, seat: int) -> Move:
         """The first of the best discards to the hand limit."""
