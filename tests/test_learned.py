@@ -95,12 +95,12 @@ def test_the_bot_looks_one_move_past_its_best_moves_of_a_turn(players: int) -> N
             continue
         state = determinize(seen, random.Random(k))
         decision = valuer.decide(state, seen.seat, legal)
-        further = valuer.look_further(seen.seat, decision, FOLLOW_UPS)
+        further = valuer.look_further(state, seen.seat, decision, FOLLOW_UPS)
         cards = [i for i, move in enumerate(legal) if type(move) is not EndTurn]
         best = sorted(cards, key=lambda i: -decision.scores[i])[:FOLLOW_UPS]
         for i, after in enumerate(decision.states):
-            going_on = i in best and after.current_player == seen.seat and not after.is_over
-            if going_on and len(legal_moves(after)) > 1:
+            if i in best:
+                assert after.current_player == seen.seat and not after.is_over
                 options = valuer.decide(after, seen.seat, legal_moves(after)).scores
                 assert further.scores[i] == max(options)
                 looked += 1
@@ -110,6 +110,9 @@ def test_the_bot_looks_one_move_past_its_best_moves_of_a_turn(players: int) -> N
         assert chosen == legal[further.best()]
         changed += chosen != legal[decision.best()]
     assert looked > 50 and changed > 0
+    one_move = bot_from_text("troedler.bots.learned:one_move_bot")
+    assert isinstance(one_move, LearnedBot) and one_move.follow_ups == 0
+    assert one_move.name == "neural-1"
     with pytest.raises(ConfigurationError, match="^follow_ups: a whole number"):
         LearnedBot(follow_ups=-1)
     with pytest.raises(ConfigurationError, match="^follow_ups: a whole number"):
@@ -274,17 +277,21 @@ def test_a_guided_search_is_first_led_by_the_bot_with_its_look_ahead() -> None:
     # the bot sees it: looking past its best moves of a turn, not when taking piles.
     judge = ValueGuide().judge(4)
     seen_kinds = set()
+    led = 0
     for k, (seen, legal) in enumerate(decisions(4, 1, seed=23)[:120]):
         if seen.turn.discards_due:
             continue
         state = determinize(seen, random.Random(k))
         decision = judge.decide(state, seen.seat, legal)
         piles = seen.phase is Phase.TAKE_PILES
-        if not piles:
-            decision = judge.look_further(seen.seat, decision, FOLLOW_UPS)
-        assert judge.priors(state, seen.seat, legal) == list(judge.policy(decision))
+        further = judge.look_further(state, seen.seat, decision, FOLLOW_UPS)
+        priors = judge.priors(state, seen.seat, legal)
+        assert priors == list(judge.policy(further))
+        if piles:
+            assert priors == list(judge.policy(decision))
+        led += priors != list(judge.policy(decision))
         seen_kinds.add(piles)
-    assert seen_kinds == {True, False}
+    assert seen_kinds == {True, False} and led > 10
 
 
 def test_a_guided_search_reports_its_root_and_plays_legal_games() -> None:

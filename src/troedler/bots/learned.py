@@ -7,8 +7,8 @@ and keeps the one whose result it values most; it ends its turn when no
 card is worth playing. It values a result with a
 :class:`~troedler.bots.value.ValueNetwork` instead of greedy's evaluation:
 the odds of winning from there, learned from what a search found in
-self-play (see docs/rl.md). It then looks one move further after its
-:data:`FOLLOW_UPS` best moves of a turn: such a move is worth the best
+self-play (see docs/rl.md). It then looks one move past its
+:data:`FOLLOW_UPS` best card moves of a turn: such a move is worth the best
 move that can follow it in the same turn, ending the turn included. With
 ``follow_ups=0`` and a fresh network it plays exactly as the greedy bot
 does.
@@ -76,9 +76,10 @@ DISCARD_SHORTLIST = 12
 only the best of them by greedy's evaluation (a move's time stays in bounds)."""
 
 FOLLOW_UPS = 3
-"""How many of its best moves of a turn the learned bot looks one move past.
-Over the same 100 four-player games against three greedy bots, the bot with
-one move of look-ahead won 41%, and looking past its best 3 moves 67%, at
+"""How many of its best card moves of a turn the learned bot looks one move
+past (its *follow-ups* are the moves that can follow them). Over the same
+100 four-player games against three greedy bots, the bot with one move of
+look-ahead won 41%, and looking past its best 3 card moves 67%, at about
 7 ms a move. Where a move also kept its own value when that was higher,
 looking past the best 2, 3, 5 or all of them won 63%, 65%, 59% and 54%, at
 5, 7, 9 and 25 ms a move: past the best few, the follow-ups of moves the
@@ -244,20 +245,24 @@ class Valuer:
             scores[end] = end_score + network.patience
         return Decision(tuple(moves), tuple(states), scores)
 
-    def look_further(self, seat: int, decision: Decision, follow_ups: int) -> Decision:
-        """``decision`` with each of its ``follow_ups`` best card moves worth
-        the best option that follows it in the same turn (a card, or ending
-        the turn), where the turn goes on with a choice to make."""
+    def look_further(
+        self, state: GameState, seat: int, decision: Decision, follow_ups: int
+    ) -> Decision:
+        """``decision`` (of ``seat`` in ``state``) with each of its
+        ``follow_ups`` best card moves worth the best option that can follow
+        it in the same turn: another card, or ending the turn. Its ``states``
+        stay the positions after the moves themselves. Taking piles, there is
+        no turn to look into, and the decision is returned as it is."""
+        if state.phase is Phase.TAKE_PILES or not follow_ups:
+            return decision
         scores = decision.scores.copy()
         cards = [i for i, move in enumerate(decision.moves) if type(move) is not EndTurn]
         cards.sort(key=lambda i: -decision.scores[i])  # stable: the first of equals first
         for i in cards[:follow_ups]:
+            # After a card the same seat plays on: only ending the turn passes
+            # it on, and the game ends only at a round's end (E1).
             after = decision.states[i]
-            if after.is_over or after.current_player != seat:
-                continue
-            following = legal_moves(after)
-            if len(following) > 1:
-                scores[i] = float(np.max(self.decide(after, seat, following).scores))
+            scores[i] = float(np.max(self.decide(after, seat, legal_moves(after)).scores))
         return Decision(decision.moves, decision.states, scores)
 
     def policy(self, decision: Decision) -> npt.NDArray[np.float64]:
@@ -269,11 +274,9 @@ class Valuer:
 
     def priors(self, state: GameState, seat: int, moves: Sequence[Move]) -> list[float]:
         """The network's policy over ``moves``, in their order, looking one
-        move past the best :data:`FOLLOW_UPS` of a turn's moves as the
-        learned bot does."""
-        decision = self.decide(state, seat, moves)
-        if state.phase is not Phase.TAKE_PILES:
-            decision = self.look_further(seat, decision, FOLLOW_UPS)
+        move past the best :data:`FOLLOW_UPS` card moves of a turn, as the
+        learned bot does by default."""
+        decision = self.look_further(state, seat, self.decide(state, seat, moves), FOLLOW_UPS)
         return list(self.policy(decision))
 
     def discard(self, state: GameState, seat: int) -> Move:
@@ -323,9 +326,9 @@ class LearnedBot:
     """Plays the move whose result its value network rates best (``neural``).
 
     ``networks`` maps a player count to its network; left out, the networks
-    that ship with troedler are used (2 and 4 players). ``follow_ups`` of
-    its best moves of a turn are looked one move past
-    (:data:`FOLLOW_UPS`; 0: one move of look-ahead, as greedy's). With
+    that ship with troedler are used (2 and 4 players). ``follow_ups``
+    (:data:`FOLLOW_UPS`): how many of its best card moves of a turn it looks
+    one move past; 0 looks no further, as greedy. With
     ``exploration``, that share of decisions draws its move from the
     network's policy instead (for self-play); 0, the bot is deterministic
     given its ``rng``.
@@ -382,8 +385,9 @@ class LearnedBot:
     def choose(
         self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
     ) -> Move:
-        """The move whose result the network values most, looking one move
-        past its best ``follow_ups``."""
+        """The move the network values most: by the position it leads to, or
+        for the best ``follow_ups`` card moves by the best move that can
+        follow them in the turn."""
         if not isinstance(observation, Observation):
             raise ConfigurationError(f"expected an Observation, got {quote(observation)}")
         if len(legal_moves) == 1:
@@ -394,9 +398,9 @@ class LearnedBot:
         piles = state.phase is Phase.TAKE_PILES
         if not piles and state.turn.discards_due:
             return valuer.best_discards(state, seat)[1]
-        decision = valuer.decide(state, seat, legal_moves)
-        if not piles and self.follow_ups:
-            decision = valuer.look_further(seat, decision, self.follow_ups)
+        decision = valuer.look_further(
+            state, seat, valuer.decide(state, seat, legal_moves), self.follow_ups
+        )
         if self.exploration and rng.random() < self.exploration:
             return _draw(decision.moves, valuer.policy(decision), rng)
         if piles:

@@ -12,8 +12,9 @@ what the seat knows of the position
 (:func:`~troedler.encoding.tensors.state_tensor`). The MLP has two hidden
 layers with ReLU and one output; its output layer starts at zero, so a
 fresh network (:func:`greedy_network`) values positions exactly as
-``evaluate / 8`` does, and a bot that plays its best-valued move
-(:class:`~troedler.bots.learned.LearnedBot`) plays as the greedy bot does.
+``evaluate / 8`` does, and a bot that plays its best-valued move after
+one move of look-ahead (``LearnedBot(follow_ups=0)``,
+:class:`~troedler.bots.learned.LearnedBot`) plays as the greedy bot does.
 
 The bias is the same for every move of one decision, so moves are compared
 by :meth:`ValueNetwork.scores`, the logit without the bias.
