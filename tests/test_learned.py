@@ -201,6 +201,10 @@ def test_a_weight_file_reads_back_to_the_same_scores_and_plays(weights: Path) ->
     bot = bot_from_text(f"neural:{weights}")
     assert isinstance(bot, LearnedBot)
     assert play_game([bot, GreedyBot()], seed=2, max_rounds=100).finished
+    # The same file with one move of look-ahead, as a generation judged it.
+    one_move = bot_from_text(f"troedler.bots.learned:one_move_bot:{weights}")
+    assert isinstance(one_move, LearnedBot) and one_move.follow_ups == 0
+    assert one_move.network(2).generation == 3
     # A policy file of the same text is the policy bot.
     policy = weights.with_name("policy.npz")
     spec = policy_spec(2, [8])

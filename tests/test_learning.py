@@ -341,6 +341,11 @@ def test_the_play_phase_mixes_self_play_greedy_random_and_earlier_tables(tmp_pat
     }
     assert {name for spec in specs for name in spec.seats} <= set(makers)
     assert makers["random"]().name == "random"
+    # A generation judges its network alone: its bots look one move ahead,
+    # not past their best cards as the shipped bot does.
+    best = makers["best"]()
+    assert isinstance(best, LearnedBot)
+    assert best.follow_ups == 0
     # Against random bots the learned bot sits every seat in turn.
     alone = [spec.seats.index("best") for spec in specs if "random" in spec.seats]
     assert sorted(set(alone)) == [0, 1, 2, 3]

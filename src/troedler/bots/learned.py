@@ -408,11 +408,14 @@ class LearnedBot:
         return decision.moves[decision.best()]
 
 
-def one_move_bot() -> LearnedBot:
-    """The learned bot with the shipped networks and one move of look-ahead,
-    as a generation judges its network
-    (``troedler.bots.learned:one_move_bot`` in a line-up)."""
-    return LearnedBot(follow_ups=0, name="neural-1")
+def one_move_bot(path: str | Path | None = None) -> LearnedBot:
+    """The learned bot with one move of look-ahead, as a generation judges its
+    network: with the shipped networks (``troedler.bots.learned:one_move_bot``
+    in a line-up), or the value network at ``path``
+    (``troedler.bots.learned:one_move_bot:PATH``)."""
+    if path is None:
+        return LearnedBot(follow_ups=0, name="neural-1")
+    return LearnedBot.from_file(path, follow_ups=0, name="neural-1")
 
 
 def bot_from_weights(path: str | Path) -> LearnedBot | NeuralBot:
