@@ -114,6 +114,9 @@ def test_the_database_keeps_only_a_hash_of_each_token(served: Served) -> None:
         ({"players": 2, "bots": ["exec:./mybot"]}, "program bots"),
         ({"players": 2, "bots": ["ismcts:999999"]}, "ismcts"),
         ({"players": 2, "bots": [None, "neural:/etc/passwd"]}, "bots[1]: neural plays the"),
+        ({"players": 2, "bots": [None, "ismcts:50:neural:/etc/passwd"]}, "bots[1]: ismcts:N:"),
+        ({"players": 2, "bots": [None, "ismcts:50:greedy"]}, "bots[1]: ismcts:N:neural"),
+        ({"players": 2, "bots": [None, "ismcts:0:neural"]}, "bots[1]: ismcts:N searches"),
         ({"players": 2, "bots": ["greedy", "greedy"]}, "a person"),
         ({"players": 2, "rules": {"hand_limit": 99}}, "hand_limit"),
         ({"players": 2, "clock": {"move_seconds": -1}}, "move_seconds"),
@@ -141,11 +144,15 @@ def test_the_learned_bot_plays_its_player_counts_and_is_refused_at_others(
     for body, field in (
         ({"players": 3, "bots": [None, None, "neural"]}, "bots[2]"),
         ({"players": 3, "clock": {"stand_in": "neural"}}, "clock.stand_in"),
+        ({"players": 3, "bots": [None, "ismcts:20:neural", None]}, "bots[1]"),
     ):
         answer = served.http.post("/api/matches", json=body)
         assert answer.status_code == 400
         assert answer.json()["error"] == f"{field}: {reason}"
         assert "\n" not in answer.json()["error"]
+    # The search the networks guide plays a seat too, as the request names it.
+    guided = served.create(players=2, bots=[None, "ISMCTS:20:Neural"])
+    assert served.show(guided)["settings"]["bots"][1] == "ismcts:20:neural"
     # At 2 and 4 it plays its seats.
     for players in (2, 4):
         match = served.create(players=players, bots=[None] + ["neural"] * (players - 1))

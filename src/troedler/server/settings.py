@@ -2,13 +2,14 @@
 
 Everything here comes from a network request, so every field is checked and
 every refusal names the field. Bots are the bundled ones (``random``,
-``greedy``, ``ismcts:N`` up to :data:`MAX_ISMCTS`, and ``neural``, the
-learned bot with the networks that ship with troedler) and, only where the
+``greedy``, ``ismcts:N`` up to :data:`MAX_ISMCTS`, ``neural``, the
+learned bot with the networks that ship with troedler, and
+``ismcts:N:neural``, the search those networks guide) and, only where the
 operator allows it, ``exec:`` program bots; never ``module:Class``, which
-would import a module a stranger names, nor ``neural:PATH``, which would
-read a file a stranger names. A bot that cannot play the match's player
-count (``neural`` at 3 players) is refused when the match is created, in the
-bot's own words.
+would import a module a stranger names, nor ``neural:PATH`` or
+``ismcts:N:neural:PATH``, which would read a file a stranger names. A bot
+that cannot play the match's player count (``neural`` at 3 players) is
+refused when the match is created, in the bot's own words.
 """
 
 from __future__ import annotations
@@ -90,11 +91,19 @@ def check_bot_text(
             "a server reads no weight file a request names"
         )
     elif key == "ismcts":
-        if colon and not (rest.isdecimal() and len(rest) <= 5 and 1 <= int(rest) <= MAX_ISMCTS):
+        iterations, guided, guide = rest.partition(":")
+        if colon and not (
+            iterations.isdecimal() and len(iterations) <= 5 and 1 <= int(iterations) <= MAX_ISMCTS
+        ):
             raise BadRequest(
-                f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(rest)}"
+                f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(iterations)}"
             )
-        named = f"ismcts:{int(rest)}" if colon else key
+        if guided and guide.strip().lower() != "neural":
+            raise BadRequest(
+                f"{field}: ismcts:N:neural is guided by the networks that ship with troedler; "
+                "a server reads no weight file a request names"
+            )
+        named = key if not colon else f"ismcts:{int(iterations)}" + (":neural" if guided else "")
     elif key == "exec" and rest.strip():
         if not allow_exec:
             raise BadRequest(
@@ -103,7 +112,8 @@ def check_bot_text(
         return text.strip()
     else:
         raise BadRequest(
-            f"{field}: the bots are random, greedy, ismcts:N and neural, not {quote(text)}"
+            f"{field}: the bots are random, greedy, ismcts:N, neural and ismcts:N:neural, "
+            f"not {quote(text)}"
         )
     if players is not None:
         _check_made(named, players, field)
