@@ -98,7 +98,10 @@ def check_bot_text(
             raise BadRequest(
                 f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(iterations)}"
             )
-        if guided and guide.strip().lower() != "neural":
+        guide_key, path, _ = guide.strip().lower().partition(":")
+        if guided and guide_key != "neural":
+            raise BadRequest(f"{field}: a search is guided by neural, as ismcts:N:neural")
+        if guided and path:
             raise BadRequest(
                 f"{field}: ismcts:N:neural is guided by the networks that ship with troedler; "
                 "a server reads no weight file a request names"
