@@ -98,14 +98,14 @@ def check_bot_text(
             raise BadRequest(
                 f"{field}: ismcts:N searches 1 to {MAX_ISMCTS} iterations, not {quote(iterations)}"
             )
-        guide_key, path, _ = guide.strip().lower().partition(":")
-        if guided and guide_key != "neural":
-            raise BadRequest(f"{field}: a search is guided by neural, as ismcts:N:neural")
-        if guided and path:
+        guide = guide.strip().lower()
+        if guided and guide.startswith("neural:"):
             raise BadRequest(
                 f"{field}: ismcts:N:neural is guided by the networks that ship with troedler; "
                 "a server reads no weight file a request names"
             )
+        if guided and guide != "neural":
+            raise BadRequest(f"{field}: a search is guided by neural, as ismcts:N:neural")
         named = key if not colon else f"ismcts:{int(iterations)}" + (":neural" if guided else "")
     elif key == "exec" and rest.strip():
         if not allow_exec:
