@@ -19,8 +19,10 @@ from troedler import (
     replay,
 )
 from troedler.bots import BOTS, Bot, GreedyBot, ISMCTSBot, RandomBot, make_bot, play_game
+from troedler.bots.greedy import best_discards, discard_evaluations, discard_paths, evaluations
 from troedler.core.errors import ConfigurationError
 from troedler.core.moves import PlayRequest
+from troedler.core.state import Phase
 
 from .helpers import position
 
@@ -64,6 +66,30 @@ def test_greedy_bot_finishes_games_and_beats_random_bots() -> None:
 def test_two_greedy_bots_end_their_game() -> None:
     played = play_game([GreedyBot()] * 2, seed=2, max_rounds=150)
     assert played.finished
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_discard_changes_only_the_discarding_seat_s_evaluation(players: int) -> None:
+    # discard_evaluations works out every other seat's value once for all the
+    # ways to discard to the hand limit (T7): it must equal evaluating each
+    # end in full. best_discards plays the first of the best of those ends.
+    checked = 0
+    for seed in range(3):
+        played = play_game([RandomBot()] * players, seed=seed, max_rounds=60)
+        for state in replay(played.record):
+            if state.phase is not Phase.PLAY_TURNS or not state.turn.discards_due:
+                continue
+            seat = state.current_player
+            assert seat is not None
+            paths = discard_paths(state)
+            ends = [end for _, end in paths]
+            assert all(not end.turn.discards_due for end in ends)
+            assert discard_evaluations(ends, seat) == [evaluations(end) for end in ends]
+            values = [evaluations(end)[seat] for end in ends]
+            first = values.index(max(values))
+            assert best_discards(state, seat) == (values[first], paths[first][0])
+            checked += 1
+    assert checked >= 5
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 7), (4, 7)])

@@ -19,13 +19,22 @@ import attrs
 
 from troedler.core.board import Board
 from troedler.core.cards import ExtraGoodCard, RequestCard, RouteCard, SpecialFeedCard
+from troedler.core.goods import Good
 from troedler.core.legal import apply_move, legal_moves
 from troedler.core.moves import DiscardPile, EndTurn, Move, TakePile
 from troedler.core.scoring import Tally, value_pile_tally
 from troedler.core.state import GameState, Phase
 from troedler.seat import Observation, determinize
 
-__all__ = ["GreedyBot", "best_discards", "ending_value", "evaluate", "evaluations"]
+__all__ = [
+    "GreedyBot",
+    "best_discards",
+    "discard_evaluations",
+    "discard_paths",
+    "ending_value",
+    "evaluate",
+    "evaluations",
+]
 
 FAR = 6
 PATIENCE_ROUNDS = 20
@@ -64,20 +73,50 @@ def _tally(state: GameState, seat: int) -> Tally:
 
 def evaluate(state: GameState, seat: int) -> float:
     """How much ``seat`` likes ``state``, in rough points: higher is better."""
-    return _evaluate(state, seat, [_tally(state, other) for other in range(state.num_players)])
+    return _evaluate(state, seat, _Table.of(state))
 
 
 def evaluations(state: GameState) -> list[float]:
-    """:func:`evaluate` of ``state`` for every seat, in seat order (each
-    seat's tally is counted once for all)."""
-    tallies = [_tally(state, seat) for seat in range(state.num_players)]
-    return [_evaluate(state, seat, tallies) for seat in range(state.num_players)]
+    """:func:`evaluate` of ``state`` for every seat, in seat order (what the
+    seats share is worked out once for all)."""
+    table = _Table.of(state)
+    return [_evaluate(state, seat, table) for seat in range(state.num_players)]
 
 
-def _evaluate(state: GameState, seat: int, tallies: Sequence[Tally]) -> float:
+@attrs.frozen
+class _Table:
+    """What every seat's evaluation of one position shares."""
+
+    tallies: tuple[Tally, ...]
+    """Each seat's tally (:func:`_tally`)."""
+    urgency: float
+    """How much leading the damage table is feared now (see :func:`_evaluate`)."""
+    holders: tuple[tuple[int, ...], ...]
+    """By good, the villages that have some of it."""
+
+    @classmethod
+    def of(cls, state: GameState) -> _Table:
+        tallies = tuple(_tally(state, seat) for seat in range(state.num_players))
+        # Early on the damage table will change many times; near the end it decides.
+        most_done = max(len(p.fulfilled_requests) for p in state.players)
+        urgency = min(1.0, max(0.15, (most_done + 1) / state.rules.end_threshold))
+        # A game dragging on this long is a stand-off: the damage table is level
+        # and whoever moves first would lead it. Only a player who risks the lead
+        # can break it, so the fear fades round by round.
+        if state.round > PATIENCE_ROUNDS:
+            urgency *= max(0.1, 1 - (state.round - PATIENCE_ROUNDS) / PATIENCE_ROUNDS)
+        holders: list[list[int]] = [[] for _ in Good]
+        for village, there in enumerate(state.village_goods):
+            for good in there.kinds():
+                holders[good].append(village)
+        return cls(tallies, urgency, tuple(map(tuple, holders)))
+
+
+def _evaluate(state: GameState, seat: int, table: _Table) -> float:
     player = state.players[seat]
     board = state.board
     mine = state.current_player == seat
+    tallies = table.tallies
     tally = tallies[seat]
     goods = player.goods
     # Goods count a point each at the end, but a request needs them more:
@@ -89,14 +128,7 @@ def _evaluate(state: GameState, seat: int, tallies: Sequence[Tally]) -> float:
     damage = tally.damage
     worst_other = max(tallies[other].damage for other in range(len(tallies)) if other != seat)
     lead = damage - worst_other - (2 if state.rules.two_player_rules else 0)
-    # Early on the damage table will change many times; near the end it decides.
-    most_done = max(len(p.fulfilled_requests) for p in state.players)
-    urgency = min(1.0, max(0.15, (most_done + 1) / state.rules.end_threshold))
-    # A game dragging on this long is a stand-off: the damage table is level
-    # and whoever moves first would lead it. Only a player who risks the lead
-    # can break it, so the fear fades round by round.
-    if state.round > PATIENCE_ROUNDS:
-        urgency *= max(0.1, 1 - (state.round - PATIENCE_ROUNDS) / PATIENCE_ROUNDS)
+    urgency = table.urgency
     # Feed used is damage for good; goods held are damage only until delivered.
     feed_used = tally.feed_used
     score -= 1.5 * feed_used + 0.3 * (damage - feed_used)
@@ -106,7 +138,7 @@ def _evaluate(state: GameState, seat: int, tallies: Sequence[Tally]) -> float:
         score -= urgency * 1.0
 
     distances = _distances(board)[board.index(player.cart)]
-    missing_kinds: set[int] = set()
+    missing_kinds: set[Good] = set()
     ready = False
     worths = []
     for card in player.hand:
@@ -124,11 +156,8 @@ def _evaluate(state: GameState, seat: int, tallies: Sequence[Tally]) -> float:
     worths.sort(reverse=True)
     score += sum(worths[:2]) + 0.25 * sum(worths[2:])
     if missing_kinds:
-        near = min(
-            (distances[v] for v, there in enumerate(state.village_goods)
-             if any(there.counts[kind] for kind in missing_kinds)),
-            default=FAR,
-        )  # fmt: skip
+        holders = table.holders
+        near = min((distances[v] for kind in missing_kinds for v in holders[kind]), default=FAR)
         score -= 0.4 * near
     if ready:
         # A village takes a delivery once it is empty: count the goods to
@@ -170,22 +199,55 @@ def ending_value(state: GameState, seat: int) -> float:
     return evaluate(after, seat)
 
 
+def discard_paths(state: GameState) -> list[tuple[Move, GameState]]:
+    """Every way to discard down to the hand limit (T7) from ``state``: the
+    first discard of each path and the position after the last, paths in
+    the order of their first discards.
+
+    Discards go in hand order, so every choice of cards is one path.
+    """
+    paths: list[tuple[Move, GameState]] = []
+    _add_paths(state, None, paths)
+    return paths
+
+
+def _add_paths(state: GameState, first: Move | None, paths: list[tuple[Move, GameState]]) -> None:
+    for move in legal_moves(state):
+        after = apply_move(state, move)
+        here = move if first is None else first
+        # While discards are due they are still the same player's.
+        if after.turn.discards_due:
+            _add_paths(after, here, paths)
+        else:
+            paths.append((here, after))
+
+
+def discard_evaluations(ends: Sequence[GameState], seat: int) -> list[list[float]]:
+    """:func:`evaluations` of each of ``ends``, the positions that ways for
+    ``seat`` to discard to the hand limit lead to from one position
+    (:func:`discard_paths`). A discard changes only the discarding hand, so
+    what the seats share and every other seat's value are worked out once."""
+    table = _Table.of(ends[0])
+    shared = [_evaluate(ends[0], other, table) for other in range(ends[0].num_players)]
+    rows = []
+    for end in ends:
+        row = shared.copy()
+        row[seat] = _evaluate(end, seat, table)
+        rows.append(row)
+    return rows
+
+
 def best_discards(state: GameState, seat: int) -> tuple[float, Move]:
     """The best way for ``seat`` to discard down to the hand limit (T7): the
-    evaluation of the turn's end, and the discard to make first.
-
-    Discards go in hand order, so every choice of cards is one path: the
-    search sees each once.
-    """
-    best: tuple[float, int, Move] | None = None
-    for i, move in enumerate(legal_moves(state)):
-        after = apply_move(state, move)
-        # While discards are due they are still the same player's.
-        value = best_discards(after, seat)[0] if after.turn.discards_due else evaluate(after, seat)
-        if best is None or (value, -i) > _first_two(best):
-            best = (value, -i, move)
-    assert best is not None  # while discards are due, one can be made
-    return best[0], best[2]
+    evaluation of the turn's end, and the discard to make first (the first
+    of equals)."""
+    paths = discard_paths(state)
+    values = [row[seat] for row in discard_evaluations([end for _, end in paths], seat)]
+    best = 0
+    for i in range(1, len(paths)):
+        if values[i] > values[best]:
+            best = i
+    return values[best], paths[best][0]
 
 
 @attrs.frozen

@@ -38,7 +38,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from troedler.bots.greedy import evaluate
+from troedler.bots.greedy import discard_evaluations, discard_paths
 from troedler.bots.ismcts import ISMCTSBot
 from troedler.bots.neural import FORMAT as POLICY_FORMAT
 from troedler.bots.neural import NeuralBot, WeightsError, read_archive
@@ -158,9 +158,16 @@ class Valuer:
         self.network = network
         self.encoder: TensorEncoder = network.encoder()
 
-    def scores(self, states: Sequence[GameState], seat: int) -> npt.NDArray[np.float64]:
-        """The score of each of ``states`` for ``seat`` (the logit less the bias)."""
-        return self.network.state_scores(states, seat, self.encoder)
+    def scores(
+        self,
+        states: Sequence[GameState],
+        seat: int,
+        values: Sequence[Sequence[float]] | None = None,
+    ) -> npt.NDArray[np.float64]:
+        """The score of each of ``states`` for ``seat`` (the logit less the
+        bias); ``values`` are their :func:`~troedler.bots.greedy.evaluations`
+        where they are known already."""
+        return self.network.state_scores(states, seat, self.encoder, values)
 
     def best_discards(self, state: GameState, seat: int) -> tuple[float, Move, GameState]:
         """The best way for ``seat`` to discard down to the hand limit (T7):
@@ -169,32 +176,22 @@ class Valuer:
         discards is tried and the first of equals kept; past
         :data:`DISCARD_SHORTLIST` paths, the network values only the best of
         them by greedy's evaluation."""
-        leaves: list[tuple[Move, GameState]] = []
-        self._discard_leaves(state, None, leaves)
-        if len(leaves) > DISCARD_SHORTLIST:
+        paths = discard_paths(state)
+        values = discard_evaluations([end for _, end in paths], seat)
+        if len(paths) > DISCARD_SHORTLIST:
             # Many paths: the network values those greedy's evaluation likes
             # best (ties kept), which always hold greedy's own choice.
-            quick = [evaluate(leaf, seat) for _, leaf in leaves]
-            cut = sorted(quick, reverse=True)[DISCARD_SHORTLIST - 1]
-            leaves = [leaf for leaf, value in zip(leaves, quick, strict=True) if value >= cut]
-        scores = self.scores([leaf for _, leaf in leaves], seat)
+            cut = sorted((row[seat] for row in values), reverse=True)[DISCARD_SHORTLIST - 1]
+            kept = [i for i, row in enumerate(values) if row[seat] >= cut]
+            paths = [paths[i] for i in kept]
+            values = [values[i] for i in kept]
+        scores = self.scores([end for _, end in paths], seat, values)
         best = 0
-        for i in range(1, len(leaves)):
-            # Paths are listed first move by first move: the first of equals wins.
+        for i in range(1, len(paths)):
+            # Paths are listed first discard by first discard: the first of equals wins.
             if scores[i] > scores[best]:
                 best = i
-        return float(scores[best]), leaves[best][0], leaves[best][1]
-
-    def _discard_leaves(
-        self, state: GameState, first: Move | None, leaves: list[tuple[Move, GameState]]
-    ) -> None:
-        for move in legal_moves(state):
-            after = apply_move(state, move)
-            here = move if first is None else first
-            if after.turn.discards_due:
-                self._discard_leaves(after, here, leaves)
-            else:
-                leaves.append((here, after))
+        return float(scores[best]), paths[best][0], paths[best][1]
 
     def ending(self, state: GameState, seat: int) -> tuple[float, GameState]:
         """The score of ending ``seat``'s turn now, with the best discards after,

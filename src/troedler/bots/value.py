@@ -335,10 +335,15 @@ class ValueNetwork:
         return self.scores(terms, tensors) + self.bias
 
     def state_scores(
-        self, states: Sequence[GameState], seat: int, encoder: TensorEncoder
+        self,
+        states: Sequence[GameState],
+        seat: int,
+        encoder: TensorEncoder,
+        values: Sequence[Sequence[float]] | None = None,
     ) -> npt.NDArray[np.float64]:
-        """The score of each of ``states`` for ``seat``."""
-        return self.scores(*self.features(states, [seat] * len(states), encoder))
+        """The score of each of ``states`` for ``seat``; ``values`` are their
+        :func:`~troedler.bots.greedy.evaluations` where they are known already."""
+        return self.scores(*self.features(states, [seat] * len(states), encoder, values))
 
     def seat_logits(self, state: GameState, encoder: TensorEncoder) -> npt.NDArray[np.float64]:
         """The logit of every seat's win in ``state``, in seat order."""
