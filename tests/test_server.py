@@ -135,7 +135,8 @@ def test_a_bad_match_is_refused_naming_the_field(
 def test_the_learned_bot_plays_its_player_counts_and_is_refused_at_others(
     served: Served,
 ) -> None:
-    assert "neural" in served.http.get("/api/server").json()["bots"]
+    offered = served.http.get("/api/server").json()["bots"]
+    assert "neural" in offered and "ismcts:150:neural" in offered
     # At 3 players it is refused at creation, in its own one-line words,
     # naming the field: in a seat, and as the stand-in.
     with pytest.raises(TroedlerError) as refused:

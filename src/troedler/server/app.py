@@ -54,9 +54,17 @@ _HEADERS = {
 }
 MAX_CREATORS = 10_000
 """Client addresses whose match creations are counted at once (the oldest are forgotten)."""
-LOBBY_BOTS = ("random", "greedy", "ismcts:100", f"ismcts:{MAX_ISMCTS}", "neural")
+LOBBY_BOTS = (
+    "random",
+    "greedy",
+    "ismcts:100",
+    f"ismcts:{MAX_ISMCTS}",
+    "neural",
+    "ismcts:150:neural",
+)
 """The bots the page's lobby offers for a seat (a request may name others the
-server allows); ``neural`` where numpy is installed (the server extra brings it)."""
+server allows); ``neural`` and the search it guides where numpy is installed
+(the server extra brings it)."""
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
     "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -344,7 +352,8 @@ def make_app(
             )
         return HTMLResponse(replay_html(live.record()), headers=_HEADERS)
 
-    offered = [bot for bot in LOBBY_BOTS if bot != "neural" or find_spec("numpy") is not None]
+    learned = find_spec("numpy") is not None
+    offered = [bot for bot in LOBBY_BOTS if learned or not bot.endswith("neural")]
     base = settings.base
     routes = [
         Route(f"{base}/", page, methods=["GET"]),
