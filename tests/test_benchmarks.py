@@ -67,6 +67,23 @@ def test_the_instruction_count_script_plays_the_env_and_the_engine() -> None:
     assert refused.returncode == 2 and "invalid choice" in refused.stderr
 
 
+def test_the_bot_instruction_script_decides_a_bot_s_decisions_again() -> None:
+    # It keeps the decisions of a game with a choice and decides each again
+    # per pass: the count printed is what callgrind's difference is divided by.
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bot_instructions.py"), "greedy", "2", "1",
+         "--games", "1", "--seed", "3"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    kept = int(done.stdout.split()[0])
+    assert kept > 10 and done.stdout.strip().endswith("each decided 1 times more")
+    refused = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bot_instructions.py"), "nobody", "2", "1"],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "nobody" in refused.stderr
+
+
 def test_the_sprt_benchmark_accepts_a_far_stronger_bot_and_measures_a_table() -> None:
     pytest.importorskip("numpy")
     result = subprocess.run(
