@@ -90,6 +90,7 @@ def test_a_discard_changes_only_the_discarding_seat_s_evaluation(players: int) -
             assert best_discards(state, seat) == (values[first], paths[first][0])
             checked += 1
     assert checked >= 5
+    assert discard_evaluations([], 0) == []
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 7), (4, 7)])

@@ -96,6 +96,7 @@ class _Table:
 
     @classmethod
     def of(cls, state: GameState) -> _Table:
+        """The table of ``state``."""
         tallies = tuple(_tally(state, seat) for seat in range(state.num_players))
         # Early on the damage table will change many times; near the end it decides.
         most_done = max(len(p.fulfilled_requests) for p in state.players)
@@ -227,6 +228,8 @@ def discard_evaluations(ends: Sequence[GameState], seat: int) -> list[list[float
     ``seat`` to discard to the hand limit lead to from one position
     (:func:`discard_paths`). A discard changes only the discarding hand, so
     what the seats share and every other seat's value are worked out once."""
+    if not ends:
+        return []
     table = _Table.of(ends[0])
     shared = [_evaluate(ends[0], other, table) for other in range(ends[0].num_players)]
     rows = []
