@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 
 from troedler.bots import Bot, GreedyBot, play_game
+from troedler.bots.base import check_players
 from troedler.core.errors import TroedlerError
 from troedler.core.moves import Move
 from troedler.seat import Observation
@@ -41,9 +42,7 @@ class _Keeper:
         self.kept: list[tuple[Observation, Sequence[Move], int]] = []
 
     def check_players(self, num_players: int) -> None:
-        check = getattr(self.bot, "check_players", None)
-        if check is not None:
-            check(num_players)
+        check_players(self.bot, num_players)
 
     def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
         index = len(self.kept)

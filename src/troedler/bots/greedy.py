@@ -73,18 +73,18 @@ def _tally(state: GameState, seat: int) -> Tally:
 
 def evaluate(state: GameState, seat: int) -> float:
     """How much ``seat`` likes ``state``, in rough points: higher is better."""
-    return _evaluate(state, seat, _Table.of(state))
+    return _evaluate(state, seat, _Shared.of(state))
 
 
 def evaluations(state: GameState) -> list[float]:
     """:func:`evaluate` of ``state`` for every seat, in seat order (what the
     seats share is worked out once for all)."""
-    table = _Table.of(state)
-    return [_evaluate(state, seat, table) for seat in range(state.num_players)]
+    shared = _Shared.of(state)
+    return [_evaluate(state, seat, shared) for seat in range(state.num_players)]
 
 
 @attrs.frozen
-class _Table:
+class _Shared:
     """What every seat's evaluation of one position shares."""
 
     tallies: tuple[Tally, ...]
@@ -95,8 +95,8 @@ class _Table:
     """By good, the villages that have some of it."""
 
     @classmethod
-    def of(cls, state: GameState) -> _Table:
-        """The table of ``state``."""
+    def of(cls, state: GameState) -> _Shared:
+        """What the seats of ``state`` share."""
         tallies = tuple(_tally(state, seat) for seat in range(state.num_players))
         # Early on the damage table will change many times; near the end it decides.
         most_done = max(len(p.fulfilled_requests) for p in state.players)
@@ -113,11 +113,11 @@ class _Table:
         return cls(tallies, urgency, tuple(map(tuple, holders)))
 
 
-def _evaluate(state: GameState, seat: int, table: _Table) -> float:
+def _evaluate(state: GameState, seat: int, shared: _Shared) -> float:
     player = state.players[seat]
     board = state.board
     mine = state.current_player == seat
-    tallies = table.tallies
+    tallies = shared.tallies
     tally = tallies[seat]
     goods = player.goods
     # Goods count a point each at the end, but a request needs them more:
@@ -129,7 +129,7 @@ def _evaluate(state: GameState, seat: int, table: _Table) -> float:
     damage = tally.damage
     worst_other = max(tallies[other].damage for other in range(len(tallies)) if other != seat)
     lead = damage - worst_other - (2 if state.rules.two_player_rules else 0)
-    urgency = table.urgency
+    urgency = shared.urgency
     # Feed used is damage for good; goods held are damage only until delivered.
     feed_used = tally.feed_used
     score -= 1.5 * feed_used + 0.3 * (damage - feed_used)
@@ -157,7 +157,7 @@ def _evaluate(state: GameState, seat: int, table: _Table) -> float:
     worths.sort(reverse=True)
     score += sum(worths[:2]) + 0.25 * sum(worths[2:])
     if missing_kinds:
-        holders = table.holders
+        holders = shared.holders
         near = min((distances[v] for kind in missing_kinds for v in holders[kind]), default=FAR)
         score -= 0.4 * near
     if ready:
@@ -230,12 +230,12 @@ def discard_evaluations(ends: Sequence[GameState], seat: int) -> list[list[float
     what the seats share and every other seat's value are worked out once."""
     if not ends:
         return []
-    table = _Table.of(ends[0])
-    shared = [_evaluate(ends[0], other, table) for other in range(ends[0].num_players)]
+    shared = _Shared.of(ends[0])
+    others = [_evaluate(ends[0], other, shared) for other in range(ends[0].num_players)]
     rows = []
     for end in ends:
-        row = shared.copy()
-        row[seat] = _evaluate(end, seat, table)
+        row = others.copy()
+        row[seat] = _evaluate(end, seat, shared)
         rows.append(row)
     return rows
 
@@ -246,10 +246,7 @@ def best_discards(state: GameState, seat: int) -> tuple[float, Move]:
     of equals)."""
     paths = discard_paths(state)
     values = [row[seat] for row in discard_evaluations([end for _, end in paths], seat)]
-    best = 0
-    for i in range(1, len(paths)):
-        if values[i] > values[best]:
-            best = i
+    best = values.index(max(values))  # the first of equals
     return values[best], paths[best][0]
 
 

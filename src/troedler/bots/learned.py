@@ -188,11 +188,8 @@ class Valuer:
             paths = [paths[i] for i in kept]
             values = [values[i] for i in kept]
         scores = self.scores([end for _, end in paths], seat, values)
-        best = 0
-        for i in range(1, len(paths)):
-            # Paths are listed first discard by first discard: the first of equals wins.
-            if scores[i] > scores[best]:
-                best = i
+        # Paths are listed first discard by first discard: the first of equals wins.
+        best = int(np.argmax(scores))
         return float(scores[best]), paths[best][0], paths[best][1]
 
     def ending(self, state: GameState, seat: int) -> tuple[float, GameState]:
